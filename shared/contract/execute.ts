@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** Languages `execute` accepts. Python is part of the external contract but not served yet. */
+export const LANGUAGES = ["typescript", "javascript", "python"] as const;
+
+export const executeInputShape = {
+  code: z
+    .string()
+    .describe(
+      "Body of an async function: top-level await works, `return` gives the result. A whole `async () => { … }` expression is accepted too.",
+    ),
+  language: z.enum(LANGUAGES).optional().describe("Default typescript."),
+  timeoutMs: z.number().int().positive().optional().describe("Wall-clock limit for this call."),
+};
+export const ExecuteInput = z.object(executeInputShape).strict();
+export type ExecuteInput = z.infer<typeof ExecuteInput>;
+
+export const ExecutionError = z.object({
+  name: z.string(),
+  message: z.string(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+  stack: z.string().optional(),
+});
+export type ExecutionError = z.infer<typeof ExecutionError>;
+
+export const executeResultShape = {
+  result: z.unknown().optional(),
+  logs: z.array(z.string()),
+  error: ExecutionError.optional(),
+  stats: z.object({
+    durationMs: z.number(),
+    toolCalls: z.number().int(),
+    truncated: z.boolean(),
+  }),
+};
+export const ExecuteResult = z.object(executeResultShape);
+export type ExecuteResult = z.infer<typeof ExecuteResult>;

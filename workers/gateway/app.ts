@@ -1,0 +1,36 @@
+import { Hono } from "hono";
+import type { AppEnv } from "./env";
+import { requireApiKey } from "./http/auth";
+import { HttpError, toErrorResponse } from "./http/errors";
+import { corsPolicy, originGuard } from "./http/origin";
+import { requestContext } from "./http/request-context";
+import { executeRoutes } from "./routes/execute";
+import { healthRoutes } from "./routes/health";
+import { mcpRoutes } from "./routes/mcp";
+
+/** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", requestContext);
+  app.use("*", originGuard);
+  app.use("*", corsPolicy);
+  app.use("/mcp", requireApiKey);
+  app.use("/v1/*", requireApiKey);
+
+  app.route("/", healthRoutes);
+  app.route("/mcp", mcpRoutes);
+  app.route("/v1/execute", executeRoutes);
+  app.all("/.well-known/*", () => {
+    throw new HttpError(
+      404,
+      "not_found",
+      "No metadata is served here (this server authenticates with API keys)",
+    );
+  });
+
+  app.notFound((c) =>
+    toErrorResponse(new HttpError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`), c),
+  );
+  app.onError((err, c) => toErrorResponse(err, c));
+  return app;
+}

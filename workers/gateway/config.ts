@@ -1,0 +1,92 @@
+import { z } from "zod";
+import type { SandboxLimits } from "../sandbox/limits";
+import type { GatewayEnv } from "./env";
+
+/** A whole-number variable; unset or "" means the default. */
+function intVar(fallback: number, min: number, max: number) {
+  return z.preprocess(
+    (raw) =>
+      raw === undefined || raw === "" ? undefined : typeof raw === "string" ? Number(raw.trim()) : raw,
+    z
+      .number({ error: `expected a whole number between ${min} and ${max}` })
+      .int({ error: `expected a whole number between ${min} and ${max}` })
+      .min(min, { error: `must be at least ${min}` })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+}
+
+const ConfigSchema = z.object({
+  EXEC_TIMEOUT_MS: intVar(30_000, 100, 15 * 60_000),
+  EXEC_MAX_TIMEOUT_MS: intVar(120_000, 100, 15 * 60_000),
+  EXEC_CPU_MS: intVar(30_000, 10, 5 * 60_000),
+  EXEC_MAX_CODE_CHARS: intVar(100_000, 100, 5_000_000),
+  EXEC_MAX_OUTPUT_CHARS: intVar(24_000, 1_000, 5_000_000),
+  EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
+  MAX_REQUEST_BYTES: intVar(1_048_576, 1_024, 100 * 1_048_576),
+  SESSION_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
+  ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? "")
+        .split(",")
+        .map((o) => o.trim().replace(/\/$/, ""))
+        .filter(Boolean),
+    ),
+  DEV_API_KEY: z
+    .string()
+    .optional()
+    .transform((k) => (k ? k : undefined))
+    .refine((k) => k === undefined || k.length >= 16, { error: "must be at least 16 characters when set" }),
+});
+
+export interface Config {
+  limits: SandboxLimits;
+  maxRequestBytes: number;
+  sessionTtlSeconds: number;
+  allowedOrigins: string[];
+  devApiKey: string | undefined;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+const cache = new WeakMap<object, ConfigResult>();
+
+/** Reads and validates configuration; problems name the variable and what was wrong. */
+export function loadConfig(env: GatewayEnv): ConfigResult {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const parsed = ConfigSchema.safeParse(env);
+  let result: ConfigResult;
+  if (!parsed.success) {
+    result = { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) };
+  } else {
+    const v = parsed.data;
+    const problems =
+      v.EXEC_TIMEOUT_MS > v.EXEC_MAX_TIMEOUT_MS
+        ? ["EXEC_TIMEOUT_MS: must not be above EXEC_MAX_TIMEOUT_MS"]
+        : [];
+    result = problems.length
+      ? { ok: false, problems }
+      : {
+          ok: true,
+          config: {
+            limits: {
+              timeoutMs: v.EXEC_TIMEOUT_MS,
+              maxTimeoutMs: v.EXEC_MAX_TIMEOUT_MS,
+              cpuMs: v.EXEC_CPU_MS,
+              maxCodeChars: v.EXEC_MAX_CODE_CHARS,
+              maxOutputChars: v.EXEC_MAX_OUTPUT_CHARS,
+              maxSteps: v.EXEC_MAX_STEPS,
+            },
+            maxRequestBytes: v.MAX_REQUEST_BYTES,
+            sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+            allowedOrigins: v.ALLOWED_ORIGINS,
+            devApiKey: v.DEV_API_KEY,
+          },
+        };
+  }
+  cache.set(env, result);
+  return result;
+}

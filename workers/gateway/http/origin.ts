@@ -1,0 +1,61 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import type { AppEnv } from "../env";
+import { requireConfig } from "./config";
+import { HttpError } from "./errors";
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * An `Origin` is allowed when it is the gateway's own, listed in ALLOWED_ORIGINS (or that list is
+ * `*`), or a loopback origin while the gateway itself is served on loopback (local development).
+ */
+export function isAllowedOrigin(origin: string, requestUrl: string, allowed: string[]): boolean {
+  if (allowed.includes("*") || allowed.includes(origin)) return true;
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return false;
+  }
+  const self = new URL(requestUrl);
+  if (from.origin === self.origin) return true;
+  return LOOPBACK.has(from.hostname) && LOOPBACK.has(self.hostname);
+}
+
+/** A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). */
+export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const origin = c.req.header("Origin");
+  if (origin !== undefined && !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)) {
+    throw new HttpError(
+      403,
+      "forbidden_origin",
+      `Origin ${origin} is not allowed; add it to ALLOWED_ORIGINS`,
+    );
+  }
+  await next();
+};
+
+/** CORS for browser clients: they may send auth and MCP headers and read the session id. */
+export const corsPolicy = cors({
+  origin: (origin) => origin,
+  allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+  allowHeaders: [
+    "Authorization",
+    "X-API-Key",
+    "Content-Type",
+    "Accept",
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Last-Event-ID",
+    "X-Request-Id",
+  ],
+  exposeHeaders: [
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "X-Request-Id",
+    "WWW-Authenticate",
+    "Retry-After",
+  ],
+  maxAge: 600,
+});

@@ -1,0 +1,87 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { Hono } from "hono";
+import type { AppEnv } from "../env";
+import { readJson } from "../http/body";
+import { requireConfig } from "../http/config";
+import { HttpError } from "../http/errors";
+import { createMcpServer } from "../mcp/server";
+import { closeSession, newSessionId, openSession, requireSession } from "../mcp/sessions";
+
+interface InitializeParams {
+  protocolVersion?: unknown;
+  clientInfo?: { name?: unknown; version?: unknown };
+}
+
+/** The initialize request in a POST body, if that is what it carries. */
+function findInitialize(body: unknown): InitializeParams | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  for (const m of messages) {
+    if (m && typeof m === "object" && (m as { method?: unknown }).method === "initialize") {
+      return ((m as { params?: InitializeParams }).params ?? {}) as InitializeParams;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Streamable HTTP (MCP 2025-11-25). Each request gets a new server and a stateless transport;
+ * the session is ours: issued on initialize, kept in a Durable Object, checked on every request.
+ */
+export const mcpRoutes = new Hono<AppEnv>()
+  .post("/", async (c) => {
+    const config = requireConfig(c);
+    const body = await readJson(c);
+    const init = findInitialize(body);
+    if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"));
+
+    const server = createMcpServer({ env: c.env, config });
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const res = await transport.handleRequest(c.req.raw, { parsedBody: body });
+      if (!init || !res.ok) return res;
+      const id = newSessionId();
+      const negotiated = await negotiatedVersion(res);
+      const now = Date.now();
+      const name = init.clientInfo?.name;
+      const version = init.clientInfo?.version;
+      await openSession(c.env, {
+        id,
+        createdAt: now,
+        lastSeenAt: now,
+        ttlSeconds: config.sessionTtlSeconds,
+        protocolVersion: negotiated,
+        ...(typeof name === "string" && typeof version === "string" ? { client: { name, version } } : {}),
+      });
+      const out = new Response(res.body, res);
+      out.headers.set("Mcp-Session-Id", id);
+      return out;
+    } finally {
+      c.executionCtx.waitUntil(server.close());
+    }
+  })
+  .get("/", () => {
+    throw new HttpError(
+      405,
+      "method_not_allowed",
+      "This server does not offer a server-to-client stream; use POST",
+      {
+        Allow: "POST, DELETE",
+      },
+    );
+  })
+  .delete("/", async (c) => {
+    await closeSession(c.env, c.req.header("Mcp-Session-Id"));
+    return c.body(null, 204);
+  });
+
+async function negotiatedVersion(res: Response): Promise<string> {
+  try {
+    const body = (await res.clone().json()) as { result?: { protocolVersion?: unknown } };
+    const version = body.result?.protocolVersion;
+    return typeof version === "string" ? version : LATEST_PROTOCOL_VERSION;
+  } catch {
+    return LATEST_PROTOCOL_VERSION;
+  }
+}

@@ -1,0 +1,45 @@
+import type { ExpressionStatement, FunctionDeclaration } from "acorn";
+import type { ExecutionError } from "../../../shared/contract/execute";
+import { type Insert, instrument } from "./instrument";
+import { parseAgentCode, WRAPPER_HEAD } from "./syntax";
+
+/** Module name of the agent's code inside the isolate; stack frames in it are the agent's lines. */
+export const AGENT_MODULE = "agent.js";
+/** Module line N holds the agent's line N - 1. */
+export const AGENT_LINE_OFFSET = 1;
+
+export type Compiled = { ok: true; module: string } | { ok: false; error: ExecutionError };
+
+/**
+ * Agent code → the ES module the sandbox runtime imports: TypeScript stripped, `async () => {…}`
+ * expressions called, every loop and function guarded, and the guard imported under a random name
+ * that the agent's code cannot know, so it can neither shadow nor reach it.
+ */
+export function compileAgentCode(code: string, language: "typescript" | "javascript"): Compiled {
+  const parsed = parseAgentCode(code, language);
+  if (!parsed.ok) return parsed;
+  const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;
+  const call = callIfFunctionExpression(parsed.program.body[0]);
+  const instrumented = instrument(parsed.js, parsed.program, guard, call);
+  if (!instrumented.ok) return instrumented;
+  const js = instrumented.js;
+  if (!js.startsWith(WRAPPER_HEAD)) {
+    return { ok: false, error: { name: "InternalError", message: "The compiled code lost its wrapper" } };
+  }
+  return { ok: true, module: `import { tick as ${guard} } from "./guard.js"; export default ${js}` };
+}
+
+/**
+ * `async () => { … }` (or a function expression) as the whole code becomes `return (…)()`.
+ * Given as inserts so that they are applied in the same pass as the guards.
+ */
+function callIfFunctionExpression(wrapper: unknown): Insert[] {
+  const body = (wrapper as FunctionDeclaration).body.body;
+  if (body.length !== 1 || body[0]?.type !== "ExpressionStatement") return [];
+  const expr = (body[0] as ExpressionStatement).expression;
+  if (expr.type !== "ArrowFunctionExpression" && expr.type !== "FunctionExpression") return [];
+  return [
+    { pos: expr.start, text: "return (", order: 0 },
+    { pos: expr.end, text: ")()", order: -1 },
+  ];
+}

@@ -1,0 +1,91 @@
+import type { Node, Program } from "acorn";
+import type { ExecutionError } from "../../../shared/contract/execute";
+
+const LOOPS = new Set([
+  "WhileStatement",
+  "DoWhileStatement",
+  "ForStatement",
+  "ForInStatement",
+  "ForOfStatement",
+]);
+const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+
+export interface Insert {
+  pos: number;
+  text: string;
+  /** closing inserts at one position go innermost first, opening ones outermost first */
+  order: number;
+}
+
+type AnyNode = Node & Record<string, unknown>;
+
+/**
+ * Puts `guard(line)` at the top of every loop body and function body, so that CPU-bound code
+ * (loops, recursion, callbacks) passes through the guard. Only inserts text within lines, so line
+ * numbers stay those of the agent's code. Rejects what the sandbox does not offer (`import()`).
+ */
+export function instrument(
+  js: string,
+  program: Program,
+  guard: string,
+  extra: Insert[] = [],
+): { ok: true; js: string } | { ok: false; error: ExecutionError } {
+  const inserts: Insert[] = [...extra];
+  let seq = extra.length;
+  const lineOf = (node: Node) => (node.loc?.start.line ?? 2) - 1;
+  const open = (pos: number, text: string) => inserts.push({ pos, text, order: seq++ });
+  const close = (pos: number, text: string) => inserts.push({ pos, text, order: -seq++ });
+  let forbidden: ExecutionError | undefined;
+
+  visit(program as unknown as AnyNode, (node) => {
+    if (node.type === "ImportExpression") {
+      const line = lineOf(node);
+      forbidden ??= {
+        name: "SyntaxError",
+        message: `import() is not available in the sandbox (line ${line}); use the provided globals instead`,
+        line,
+      };
+    } else if (LOOPS.has(node.type)) {
+      const body = node.body as Node;
+      const tick = `${guard}(${lineOf(node)});`;
+      if (body.type === "BlockStatement") open(body.start + 1, tick);
+      else {
+        open(body.start, `{${tick}`);
+        close(body.end, "}");
+      }
+    } else if (FUNCTIONS.has(node.type)) {
+      const body = node.body as Node;
+      const line = lineOf(node);
+      if (body.type === "BlockStatement") open(body.start + 1, `${guard}(${line});`);
+      else {
+        open(body.start, `(${guard}(${line}), `);
+        close(body.end, ")");
+      }
+    }
+  });
+  if (forbidden) return { ok: false, error: forbidden };
+
+  inserts.sort((a, b) => a.pos - b.pos || Math.sign(a.order) - Math.sign(b.order) || a.order - b.order);
+  let out = "";
+  let at = 0;
+  for (const insert of inserts) {
+    out += js.slice(at, insert.pos) + insert.text;
+    at = insert.pos;
+  }
+  return { ok: true, js: out + js.slice(at) };
+}
+
+function visit(node: AnyNode, fn: (node: AnyNode) => void): void {
+  fn(node);
+  for (const key of Object.keys(node)) {
+    if (key === "loc") continue;
+    const child = node[key];
+    if (Array.isArray(child)) {
+      for (const item of child) if (isNode(item)) visit(item, fn);
+    } else if (isNode(child)) visit(child, fn);
+  }
+}
+
+function isNode(value: unknown): value is AnyNode {
+  return typeof value === "object" && value !== null && typeof (value as Node).type === "string";
+}

@@ -1,0 +1,47 @@
+import { type Options, type Program, parse } from "acorn";
+import { transform } from "sucrase";
+import type { ExecutionError } from "../../../shared/contract/execute";
+
+/** Agent code is wrapped as the body of this function; line 1 of the agent's code is line 2 here. */
+export const WRAPPER_NAME = "__agent__";
+export const WRAPPER_HEAD = `async function ${WRAPPER_NAME}() {`;
+const ACORN: Options = { ecmaVersion: "latest", sourceType: "module", locations: true };
+
+export type Parsed = { ok: true; js: string; program: Program } | { ok: false; error: ExecutionError };
+
+interface LocatedError {
+  message: string;
+  loc?: { line: number; column: number };
+}
+
+/**
+ * Strips TypeScript with sucrase (pure JS, no eval, fast, and it keeps every line where it was, so
+ * error lines need no source map), then parses the JavaScript with acorn for instrumentation.
+ */
+export function parseAgentCode(code: string, language: "typescript" | "javascript"): Parsed {
+  const lineCount = code.split("\n").length;
+  let js = `${WRAPPER_HEAD}\n${code}\n}`;
+  if (language === "typescript") {
+    try {
+      js = transform(js, { transforms: ["typescript"], disableESTransforms: true }).code;
+    } catch (err) {
+      return { ok: false, error: syntaxError(err as LocatedError, lineCount) };
+    }
+  }
+  try {
+    return { ok: true, js, program: parse(js, ACORN) };
+  } catch (err) {
+    return { ok: false, error: syntaxError(err as LocatedError, lineCount) };
+  }
+}
+
+function syntaxError(err: LocatedError, lineCount: number): ExecutionError {
+  const text = String(err.message).replace(/\s*\(\d+:\d+\)$/, "");
+  if (!err.loc) return { name: "SyntaxError", message: text };
+  // An error on the wrapper's closing line (unclosed brace, dangling call) belongs to the last line.
+  const atEnd = err.loc.line - 1 > lineCount;
+  const line = atEnd ? lineCount : Math.max(1, err.loc.line - 1);
+  const column = atEnd ? undefined : err.loc.column + 1;
+  if (column === undefined) return { name: "SyntaxError", message: `${text} (at the end of the code)`, line };
+  return { name: "SyntaxError", message: `${text} (line ${line}, column ${column})`, line, column };
+}

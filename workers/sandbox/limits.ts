@@ -1,0 +1,14 @@
+/** Execution limits, from configuration (see README "Configuration"). */
+export interface SandboxLimits {
+  /** default wall-clock limit of one execution */
+  timeoutMs: number;
+  /** the most a caller may ask for with `timeoutMs` */
+  maxTimeoutMs: number;
+  /** CPU limit passed to the Worker Loader; enforced on Cloudflare, ignored by local workerd */
+  cpuMs: number;
+  maxCodeChars: number;
+  /** result JSON + logs together */
+  maxOutputChars: number;
+  /** loop iterations + function entries, counted by the guard */
+  maxSteps: number;
+}

@@ -1,0 +1,249 @@
+// Turns whatever the agent's code returns or logs into JSON-safe data, within a budget: the walk
+// stops early on huge or deep values instead of building a giant string inside the isolate.
+// Intrinsics are captured at module load, before the agent's code can replace them.
+
+const stringify = JSON.stringify;
+const isArray = Array.isArray;
+const objectKeys = Object.keys;
+const toStringTag = Object.prototype.toString;
+const ErrorProto = Error.prototype;
+const MAX_DEPTH = 32;
+
+/**
+ * @typedef {{ chars: number, truncated: boolean }} Budget
+ */
+
+/**
+ * @param {unknown} value
+ * @param {number} maxChars rough size after which the walk stops adding entries
+ * @returns {{ value: unknown, truncated: boolean }}
+ */
+export function toJsonSafe(value, maxChars) {
+  /** @type {Budget} */
+  const budget = { chars: maxChars, truncated: false };
+  const out = walk(value, new WeakSet(), 0, budget);
+  return { value: out === undefined ? null : out, truncated: budget.truncated };
+}
+
+/**
+ * @param {unknown} value
+ * @param {WeakSet<object>} seen objects on the current path (cycles become "[Circular]")
+ * @param {number} depth
+ * @param {Budget} budget
+ * @returns {unknown}
+ */
+function walk(value, seen, depth, budget) {
+  switch (typeof value) {
+    case "string":
+      budget.chars -= value.length + 2;
+      return value;
+    case "number":
+      budget.chars -= 8;
+      if (Number.isFinite(value)) return Object.is(value, -0) ? 0 : value;
+      return String(value);
+    case "boolean":
+      budget.chars -= 5;
+      return value;
+    case "bigint":
+      budget.chars -= 12;
+      return value.toString();
+    case "undefined":
+      return undefined;
+    case "symbol":
+      return value.toString();
+    case "function":
+      return `[Function: ${value.name || "anonymous"}]`;
+  }
+  if (value === null) return null;
+  const obj = /** @type {object} */ (value);
+  if (seen.has(obj)) return "[Circular]";
+  if (depth >= MAX_DEPTH) {
+    budget.truncated = true;
+    return "[Max depth]";
+  }
+  seen.add(obj);
+  try {
+    return walkObject(obj, seen, depth, budget);
+  } catch (err) {
+    return `[Unserializable: ${errorText(err)}]`;
+  } finally {
+    seen.delete(obj);
+  }
+}
+
+/**
+ * @param {object} obj
+ * @param {WeakSet<object>} seen
+ * @param {number} depth
+ * @param {Budget} budget
+ * @returns {unknown}
+ */
+function walkObject(obj, seen, depth, budget) {
+  const tag = toStringTag.call(obj);
+  if (tag === "[object Date]") {
+    const time = /** @type {Date} */ (obj).getTime();
+    return Number.isNaN(time) ? "Invalid Date" : new Date(time).toISOString();
+  }
+  if (tag === "[object RegExp]") return String(obj);
+  if (tag === "[object Error]" || ErrorProto.isPrototypeOf(obj))
+    return errorToJson(/** @type {Error} */ (obj), seen, depth, budget);
+  if (tag === "[object Promise]") return "[Promise]";
+  if (obj instanceof ArrayBuffer) return walkList(Array.from(new Uint8Array(obj)), seen, depth, budget);
+  if (ArrayBuffer.isView(obj)) {
+    const view = /** @type {ArrayLike<number>} */ (/** @type {unknown} */ (obj));
+    return walkList(Array.from(view), seen, depth, budget);
+  }
+  if (obj instanceof Map) {
+    const entries = [...obj.entries()];
+    if (entries.every(([k]) => typeof k === "string" || typeof k === "number")) {
+      return walkEntries(
+        entries.map(([k, v]) => [String(k), v]),
+        seen,
+        depth,
+        budget,
+      );
+    }
+    return walkList(entries, seen, depth, budget);
+  }
+  if (obj instanceof Set) return walkList([...obj], seen, depth, budget);
+  if (isArray(obj)) return walkList(obj, seen, depth, budget);
+  const withToJson = /** @type {{ toJSON?: unknown }} */ (obj);
+  if (typeof withToJson.toJSON === "function") {
+    return walk(/** @type {() => unknown} */ (withToJson.toJSON).call(obj), seen, depth + 1, budget);
+  }
+  return walkEntries(
+    objectKeys(obj).map((k) => [k, /** @type {Record<string, unknown>} */ (obj)[k]]),
+    seen,
+    depth,
+    budget,
+  );
+}
+
+/**
+ * @param {ArrayLike<unknown>} list
+ * @param {WeakSet<object>} seen
+ * @param {number} depth
+ * @param {Budget} budget
+ */
+function walkList(list, seen, depth, budget) {
+  /** @type {unknown[]} */
+  const out = [];
+  const length = list.length;
+  for (let i = 0; i < length; i++) {
+    if (budget.chars <= 0) {
+      budget.truncated = true;
+      out.push(`[… ${length - i} more items]`);
+      break;
+    }
+    const item = walk(list[i], seen, depth + 1, budget);
+    out.push(item === undefined ? null : item);
+    budget.chars -= 1;
+  }
+  return out;
+}
+
+/**
+ * @param {Array<[string, unknown]>} entries
+ * @param {WeakSet<object>} seen
+ * @param {number} depth
+ * @param {Budget} budget
+ */
+function walkEntries(entries, seen, depth, budget) {
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  for (let i = 0; i < entries.length; i++) {
+    if (budget.chars <= 0) {
+      budget.truncated = true;
+      out["…"] = `${entries.length - i} more keys`;
+      break;
+    }
+    const [key, raw] = /** @type {[string, unknown]} */ (entries[i]);
+    let item;
+    try {
+      item = walk(raw, seen, depth + 1, budget);
+    } catch (err) {
+      item = `[Unserializable: ${errorText(err)}]`;
+    }
+    if (item !== undefined) {
+      out[key] = item;
+      budget.chars -= key.length + 4;
+    }
+  }
+  return out;
+}
+
+/**
+ * @param {Error} err
+ * @param {WeakSet<object>} seen
+ * @param {number} depth
+ * @param {Budget} budget
+ */
+function errorToJson(err, seen, depth, budget) {
+  /** @type {Record<string, unknown>} */
+  const out = { name: String(err.name), message: String(err.message) };
+  for (const key of objectKeys(err)) {
+    const item = walk(
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (err))[key],
+      seen,
+      depth + 1,
+      budget,
+    );
+    if (item !== undefined) out[key] = item;
+  }
+  if (err.cause !== undefined) out.cause = walk(err.cause, seen, depth + 1, budget);
+  return out;
+}
+
+/** @param {unknown} err */
+export function errorText(err) {
+  try {
+    if (err !== null && typeof err === "object" && "message" in err) {
+      const e = /** @type {{ name?: unknown, message?: unknown }} */ (err);
+      return `${String(e.name ?? "Error")}: ${String(e.message)}`;
+    }
+    return String(err);
+  } catch {
+    return "[unprintable value]";
+  }
+}
+
+/**
+ * console.log-style formatting: strings as they are, everything else as compact JSON.
+ * @param {unknown[]} args
+ * @param {number} maxChars
+ */
+export function formatLogArgs(args, maxChars) {
+  const parts = [];
+  for (const arg of args) {
+    if (typeof arg === "string") {
+      parts.push(arg);
+    } else if (arg !== null && typeof arg === "object" && ErrorProto.isPrototypeOf(arg)) {
+      parts.push(errorText(arg));
+    } else if (arg === undefined) {
+      parts.push("undefined");
+    } else {
+      const safe = toJsonSafe(arg, maxChars).value;
+      parts.push(typeof safe === "string" && typeof arg !== "object" ? safe : stringify(safe));
+    }
+  }
+  return parts.join(" ");
+}
+
+/**
+ * A thrown value as the result's `error` (before the host maps lines).
+ * @param {unknown} err
+ * @returns {{ name: string, message: string, stack?: string }}
+ */
+export function describeError(err) {
+  try {
+    if (err !== null && typeof err === "object" && ErrorProto.isPrototypeOf(err)) {
+      const e = /** @type {Error} */ (err);
+      const out = { name: String(e.name || "Error"), message: String(e.message) };
+      return typeof e.stack === "string" ? { ...out, stack: e.stack } : out;
+    }
+    const safe = toJsonSafe(err, 2000).value;
+    return { name: "Error", message: `Uncaught ${typeof safe === "string" ? safe : stringify(safe)}` };
+  } catch {
+    return { name: "Error", message: "Uncaught value that could not be described" };
+  }
+}
