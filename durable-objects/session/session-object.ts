@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { type SessionRecord, SessionRecordSchema } from "./record";
+import type { SessionRecord } from "./record";
 
 const RECORD_KEY = "session";
 /** lastSeenAt is rewritten at most this often, so busy sessions do not write on every request. */
@@ -12,9 +12,8 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class SessionObject extends DurableObject {
   async open(record: SessionRecord): Promise<void> {
-    const valid = SessionRecordSchema.parse(record);
-    await this.ctx.storage.put(RECORD_KEY, valid);
-    await this.ctx.storage.setAlarm(valid.lastSeenAt + valid.ttlSeconds * 1000);
+    await this.ctx.storage.put(RECORD_KEY, record);
+    await this.ctx.storage.setAlarm(record.lastSeenAt + record.ttlSeconds * 1000);
   }
 
   /** The live record (and marks it used), or null for an unknown, ended or expired session. */

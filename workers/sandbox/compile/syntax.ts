@@ -25,23 +25,24 @@ export function parseAgentCode(code: string, language: "typescript" | "javascrip
     try {
       js = transform(js, { transforms: ["typescript"], disableESTransforms: true }).code;
     } catch (err) {
-      return { ok: false, error: syntaxError(err as LocatedError, lineCount) };
+      return { ok: false, error: syntaxError(err as LocatedError, lineCount, 0) };
     }
   }
   try {
     return { ok: true, js, program: parse(js, ACORN) };
   } catch (err) {
-    return { ok: false, error: syntaxError(err as LocatedError, lineCount) };
+    return { ok: false, error: syntaxError(err as LocatedError, lineCount, 1) };
   }
 }
 
-function syntaxError(err: LocatedError, lineCount: number): ExecutionError {
+/** `columnBase`: sucrase counts columns from 1, acorn from 0. */
+function syntaxError(err: LocatedError, lineCount: number, columnBase: 0 | 1): ExecutionError {
   const text = String(err.message).replace(/\s*\(\d+:\d+\)$/, "");
   if (!err.loc) return { name: "SyntaxError", message: text };
   // An error on the wrapper's closing line (unclosed brace, dangling call) belongs to the last line.
   const atEnd = err.loc.line - 1 > lineCount;
   const line = atEnd ? lineCount : Math.max(1, err.loc.line - 1);
-  const column = atEnd ? undefined : err.loc.column + 1;
+  const column = atEnd ? undefined : err.loc.column + columnBase;
   if (column === undefined) return { name: "SyntaxError", message: `${text} (at the end of the code)`, line };
   return { name: "SyntaxError", message: `${text} (line ${line}, column ${column})`, line, column };
 }

@@ -16,8 +16,9 @@ let nextCheck = CHECK_EVERY;
 let configured = false;
 /** @type {{ name: string, message: string, line: number | undefined } | null} */
 let tripped = null;
-/** @type {Error | null} */
-let trippedError = null;
+// Made up front: at the stack limit there may be no room left to construct an Error.
+const stopError = new ErrorCtor("Execution stopped");
+stopError.name = "TimeoutError";
 
 /**
  * Arms the guard. Callable once per isolate, by the runtime, before the agent's code starts.
@@ -38,7 +39,7 @@ export function configureGuard(limitMs, stepLimit) {
  * @param {number | undefined} line
  */
 export function tripTimeout(line) {
-  if (tripped === null) trip("TimeoutError", `Execution timed out after ${timeoutMs} ms`, line);
+  if (tripped === null) trip(`Execution timed out after ${timeoutMs} ms`, line);
 }
 
 /** @returns {{ name: string, message: string, line: number | undefined } | null} */
@@ -48,26 +49,32 @@ export function guardState() {
 
 /** @param {number} line */
 export function tick(line) {
-  if (trippedError !== null) throw trippedError;
-  steps++;
-  if (steps < nextCheck) return;
-  nextCheck = steps + CHECK_EVERY;
-  if (steps > maxSteps) {
-    trip("TimeoutError", `Execution stopped after ${maxSteps} loop iterations and function calls`, line);
-  } else if (now() > deadline) {
-    trip("TimeoutError", `Execution timed out after ${timeoutMs} ms (CPU-bound code)`, line);
-  }
-  if (trippedError !== null) throw trippedError;
+  if (tripped !== null) throw stopError;
+  if (++steps < nextCheck) return;
+  check(line);
 }
 
 /**
- * @param {string} name
+ * Runs on every CHECK_EVERY-th tick. Near the stack limit this may itself fail with a RangeError
+ * before it finishes; `nextCheck` only moves once a check completes, so the next tick tries again.
+ * @param {number} line
+ */
+function check(line) {
+  if (steps > maxSteps) {
+    trip(`Execution stopped after ${maxSteps} loop iterations and function calls`, line);
+  } else if (now() > deadline) {
+    trip(`Execution timed out after ${timeoutMs} ms (CPU-bound code)`, line);
+  }
+  nextCheck = steps + CHECK_EVERY;
+  if (tripped !== null) throw stopError;
+}
+
+/**
  * @param {string} message
  * @param {number | undefined} line
  */
-function trip(name, message, line) {
+function trip(message, line) {
   const where = line === undefined ? "" : ` at line ${line}`;
-  tripped = { name, message: message + where, line };
-  trippedError = new ErrorCtor(tripped.message);
-  trippedError.name = name;
+  tripped = { name: "TimeoutError", message: message + where, line };
+  stopError.message = tripped.message;
 }

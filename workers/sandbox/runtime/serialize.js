@@ -7,6 +7,9 @@ const isArray = Array.isArray;
 const objectKeys = Object.keys;
 const toStringTag = Object.prototype.toString;
 const ErrorProto = Error.prototype;
+const protoOf = Object.prototype.isPrototypeOf;
+/** @param {unknown} value */
+const isError = (value) => protoOf.call(ErrorProto, value);
 const MAX_DEPTH = 32;
 
 /**
@@ -85,7 +88,7 @@ function walkObject(obj, seen, depth, budget) {
     return Number.isNaN(time) ? "Invalid Date" : new Date(time).toISOString();
   }
   if (tag === "[object RegExp]") return String(obj);
-  if (tag === "[object Error]" || ErrorProto.isPrototypeOf(obj))
+  if (tag === "[object Error]" || isError(obj))
     return errorToJson(/** @type {Error} */ (obj), seen, depth, budget);
   if (tag === "[object Promise]") return "[Promise]";
   if (obj instanceof ArrayBuffer) return walkList(Array.from(new Uint8Array(obj)), seen, depth, budget);
@@ -217,7 +220,7 @@ export function formatLogArgs(args, maxChars) {
   for (const arg of args) {
     if (typeof arg === "string") {
       parts.push(arg);
-    } else if (arg !== null && typeof arg === "object" && ErrorProto.isPrototypeOf(arg)) {
+    } else if (arg !== null && typeof arg === "object" && isError(arg)) {
       parts.push(errorText(arg));
     } else if (arg === undefined) {
       parts.push("undefined");
@@ -236,7 +239,7 @@ export function formatLogArgs(args, maxChars) {
  */
 export function describeError(err) {
   try {
-    if (err !== null && typeof err === "object" && ErrorProto.isPrototypeOf(err)) {
+    if (err !== null && typeof err === "object" && isError(err)) {
       const e = /** @type {Error} */ (err);
       const out = { name: String(e.name || "Error"), message: String(e.message) };
       return typeof e.stack === "string" ? { ...out, stack: e.stack } : out;

@@ -1,0 +1,247 @@
+// `npm run bench`: latency and throughput of trivial code (`return 1 + 1`) through the gateway (MCP
+// `tools/call execute` and REST `/v1/execute`) and through @cloudflare/codemode's DynamicWorkerExecutor,
+// all served by ONE `wrangler dev` (one workerd). Secondary workers of a multi-config `wrangler dev` are
+// only reachable through service bindings, so workers/bench-codemode is the primary: it routes
+// /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
+// Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50").
+// Prints figures only; exits non-zero when a run fails or a response is not the expected result.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
+const WARMUP = positiveInt("BENCH_WARMUP", 20, true);
+const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) => {
+  const n = Number(s.trim());
+  if (!Number.isInteger(n) || n < 1) fail(`BENCH_CONCURRENCY takes positive integers, got "${s}"`);
+  return n;
+});
+const API_KEY = `bench-${randomUUID()}`;
+const STARTUP_MS = 60_000;
+const GATEWAY_CODE = "return 1 + 1";
+const CODEMODE_CODE = "async () => { return 1 + 1 }";
+
+let base = "";
+let wrangler; // the `wrangler dev` child, leader of its own process group
+let persistDir;
+const logTail = [];
+
+// ---- the three paths under test: each call returns the execution's result object ----
+const sessions = []; // one MCP session (its request headers) per concurrent worker slot
+let rpcId = 0;
+
+const PATHS = [
+  {
+    name: "gateway MCP tools/call",
+    prepare: async (concurrency) => {
+      while (sessions.length < concurrency) sessions.push(await openMcpSession());
+    },
+    call: async (slot) => {
+      const params = { name: "execute", arguments: { code: GATEWAY_CODE } };
+      const call = { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params };
+      const body = await post("/mcp", call, sessions[slot]);
+      if (body.error) throw new Error(`MCP tools/call failed: ${JSON.stringify(body.error)}`);
+      return body.result?.structuredContent;
+    },
+  },
+  { name: "gateway REST /v1/execute", call: () => post("/v1/execute", { code: GATEWAY_CODE }) },
+  { name: "codemode DynamicWorkerExecutor", call: () => post("/codemode/execute", { code: CODEMODE_CODE }) },
+];
+
+async function post(path, payload, headers = {}) {
+  const res = await fetch(base + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": API_KEY, ...headers },
+    body: JSON.stringify(payload),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${text.slice(0, 400)}`);
+  try {
+    return { headers: res.headers, ...(text ? JSON.parse(text) : {}) };
+  } catch {
+    throw new Error(`POST ${path} answered with non-JSON: ${text.slice(0, 400)}`);
+  }
+}
+
+async function openMcpSession() {
+  const headers = { accept: "application/json, text/event-stream" };
+  const clientInfo = { name: "edge-code-mcp-bench", version: "1" };
+  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo };
+  const init = await post("/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "initialize", params }, headers);
+  const id = init.headers.get("mcp-session-id");
+  if (!id || !init.result) throw new Error(`MCP initialize gave no session: ${JSON.stringify(init)}`);
+  const session = { ...headers, "mcp-session-id": id, "mcp-protocol-version": init.result.protocolVersion };
+  await post("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, session);
+  return session;
+}
+
+// ---- measurement ----
+async function run(path, concurrency, count) {
+  const latencies = [];
+  let issued = 0;
+  const started = performance.now();
+  const worker = async (slot) => {
+    while (issued < count) {
+      issued++;
+      const t0 = performance.now();
+      const out = await path.call(slot);
+      latencies.push(performance.now() - t0);
+      if (out?.result !== 2 || out.error) {
+        const { headers: _, ...shown } = out ?? {};
+        throw new Error(`${path.name}: expected result 2, got ${JSON.stringify(shown).slice(0, 400)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot)));
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+function summarize({ latencies, seconds }) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { p50: pct(50), p90: pct(90), p99: pct(99), perSecond: sorted.length / seconds };
+}
+
+// ---- wrangler dev lifecycle ----
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startWrangler() {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  base = `http://127.0.0.1:${port}`;
+  persistDir = mkdtempSync(join(tmpdir(), "edge-code-mcp-bench-"));
+  // `--var` only reaches the primary worker, so DEV_API_KEY goes in as a process-env secret, which
+  // wrangler hands to every worker; the child gets a minimal environment so nothing else leaks in.
+  const env = { WRANGLER_SEND_METRICS: "false", CI: "true", CLOUDFLARE_INCLUDE_PROCESS_ENV: "true" };
+  for (const key of ["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"]) {
+    if (process.env[key] !== undefined) env[key] = process.env[key];
+  }
+  env.DEV_API_KEY = API_KEY;
+  const args = ["dev", "-c", "workers/bench-codemode/wrangler.toml", "-c", "wrangler.toml"];
+  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
+  args.push("--persist-to", persistDir);
+  const stdio = ["ignore", "pipe", "pipe"];
+  wrangler = spawn(join(root, "node_modules/.bin/wrangler"), args, { cwd: root, env, detached: true, stdio });
+  const keep = (chunk) => {
+    const lines = chunk.toString().split("\n");
+    logTail.push(...lines.filter((l) => l && !/^\[wrangler:info\] [A-Z]+ \/|"msg":"request"/.test(l)));
+    logTail.splice(0, Math.max(0, logTail.length - 40));
+  };
+  wrangler.stdout.on("data", keep);
+  wrangler.stderr.on("data", keep);
+
+  const deadline = Date.now() + STARTUP_MS;
+  while (Date.now() < deadline) {
+    if (wrangler.exitCode !== null || wrangler.signalCode !== null) {
+      throw new Error(`wrangler dev exited (${wrangler.exitCode ?? wrangler.signalCode}) before answering`);
+    }
+    const res = await fetch(`${base}/live`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+    if (res?.status === 200) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler dev did not answer GET /live with 200 within ${STARTUP_MS / 1000} s`);
+}
+
+async function stopWrangler() {
+  const child = wrangler;
+  wrangler = undefined;
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM"); // the wrangler shim passes it on to the CLI, which stops workerd
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  }
+  try {
+    if (child) process.kill(-child.pid, "SIGKILL"); // stragglers in wrangler's process group, if any
+  } catch {} // the group is already gone
+  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  persistDir = undefined;
+}
+
+// ---- main ----
+function positiveInt(name, fallback, allowZero = false) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1))
+    fail(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+
+const version = (pkg) => JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"))).version;
+const cells = (...values) =>
+  values.map((v) => (typeof v === "number" ? v.toFixed(1) : v).padStart(9)).join("");
+const line = (name, concurrency, ...values) =>
+  `${name.padEnd(32)}${String(concurrency).padStart(5)}${cells(...values)}`;
+
+async function main() {
+  console.log(`starting wrangler dev (gateway + bench-codemode in one workerd process)...`);
+  await startWrangler();
+  const health = await (await fetch(`${base}/health`)).json();
+  const codemodeLive = await fetch(`${base}/codemode/live`).then((r) => r.json());
+  if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
+  const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
+  console.log(`${versions}, node ${process.version}; gateway auth: ${health.auth}`);
+  console.log(`${REQUESTS} requests per level after ${WARMUP} warm-up; code "${GATEWAY_CODE}"`);
+  console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate\n");
+
+  const ratios = [];
+  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s"));
+  for (const concurrency of LEVELS) {
+    const results = [];
+    for (const path of PATHS) {
+      await path.prepare?.(concurrency);
+      if (WARMUP > 0) await run(path, concurrency, WARMUP);
+      const s = summarize(await run(path, concurrency, REQUESTS));
+      results.push(s);
+      console.log(line(path.name, concurrency, s.p50, s.p90, s.p99, s.perSecond));
+    }
+    const [mcp, , cm] = results;
+    ratios.push(
+      `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
+        `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
+        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)})`,
+    );
+  }
+  console.log("\ngateway MCP vs codemode executor (p50 and throughput; >1x p50, <1x exec/s: MCP slower)");
+  console.log(ratios.join("\n"));
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\nbench: ${signal}, stopping wrangler dev`);
+    stopWrangler().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  async () => {
+    await stopWrangler();
+    process.exit(0);
+  },
+  async (err) => {
+    if (interrupted) return; // the signal handler stops wrangler and exits
+    console.error(`\nbench failed: ${err instanceof Error ? err.message : err}`);
+    if (logTail.length) console.error(`--- last wrangler dev output ---\n${logTail.join("\n")}`);
+    await stopWrangler();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,34 @@
+import { env } from "cloudflare:test";
+import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
+import { executeCode } from "../../workers/sandbox/executor";
+import type { SandboxLimits } from "../../workers/sandbox/limits";
+
+export const LIMITS: SandboxLimits = {
+  timeoutMs: 5_000,
+  maxTimeoutMs: 10_000,
+  cpuMs: 5_000,
+  maxCodeChars: 10_000,
+  maxOutputChars: 24_000,
+  maxSteps: 1_000_000_000,
+};
+
+/** The real Worker Loader, counting what it is asked to load. */
+export function countingLoader(): { loader: WorkerLoader; loads: WorkerLoaderWorkerCode[] } {
+  const loads: WorkerLoaderWorkerCode[] = [];
+  const loader = {
+    load(code: WorkerLoaderWorkerCode) {
+      loads.push(code);
+      return env.LOADER.load(code);
+    },
+    get: env.LOADER.get.bind(env.LOADER),
+  } satisfies WorkerLoader;
+  return { loader, loads };
+}
+
+export function run(
+  code: string,
+  extra: Partial<ExecuteInput> = {},
+  limits: Partial<SandboxLimits> = {},
+): Promise<ExecuteResult> {
+  return executeCode({ loader: env.LOADER, limits: { ...LIMITS, ...limits } }, { code, ...extra });
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { run } from "../helpers/sandbox";
+
+// Local workerd ignores limits.cpuMs, so each of these would hang the test process for good
+// without the transpile-time guard. Each must end with a clear error near its time limit.
+const SPINNERS: Array<[string, string]> = [
+  ["while (true) {}", "let n = 0;\nwhile (true) {}"],
+  ["for (;;) {}", "for (;;) {}"],
+  ["do … while", "let i = 0;\ndo { i++ } while (true)"],
+  [
+    "a loop inside a nested function",
+    "function outer() {\n  const inner = () => { for (;;) {} };\n  inner();\n}\nouter();",
+  ],
+  ["while (true) { await null }", "while (true) { await null }"],
+  ["a loop that catches the stop", "while (true) {\n  try { while (true) {} } catch {}\n}"],
+  ["finally { continue }", "for (;;) { try { for (;;) {} } finally { continue; } }"],
+  ["a callback loop", "[1].forEach(function again() { while (true) {} })"],
+  ["mutual recursion that swallows errors", "function f(): void { try { f() } catch { f() } }\nf();"],
+  ["a tampered clock", "Date.now = () => 0;\nperformance.now = () => 0;\nwhile (true) {}"],
+];
+
+describe("guard: CPU-bound code ends with an error", () => {
+  it.each(SPINNERS)("%s", async (_name, code) => {
+    const started = Date.now();
+    const r = await run(code, { timeoutMs: 300 });
+    const elapsed = Date.now() - started;
+    expect(r.error?.name).toBe("TimeoutError");
+    expect(r.error?.message).toMatch(/timed out after 300 ms/);
+    expect(elapsed).toBeLessThan(2_000);
+    const next = Date.now();
+    expect((await run("return 'next'")).result).toBe("next");
+    expect(Date.now() - next).toBeLessThan(1_000);
+  });
+
+  it("names the line of the loop that was running", async () => {
+    const r = await run("const a = 1;\nconst b = 2;\nwhile (a < b) {}", { timeoutMs: 200 });
+    expect(r.error).toMatchObject({ name: "TimeoutError", line: 3 });
+  });
+
+  it("stops at the step limit too (the fence that does not need a clock)", async () => {
+    const r = await run("let i = 0;\nwhile (true) { i++ }", { timeoutMs: 5_000 }, { maxSteps: 100_000 });
+    expect(r.error?.message).toMatch(/after 100000 loop iterations and function calls at line 2/);
+  });
+
+  it("ends deep recursion with an error", async () => {
+    const r = await run("function down(n: number): number { return down(n + 1) + 1 }\nreturn down(0);");
+    expect(r.error).toMatchObject({ name: "RangeError", message: expect.stringMatching(/call stack/i) });
+  });
+
+  it("ends code that only waits at the wall-clock limit, with the logs so far", async () => {
+    const r = await run("console.log('waiting');\nawait new Promise(() => {});", { timeoutMs: 200 });
+    expect(r.error).toMatchObject({ name: "TimeoutError", message: "Execution timed out after 200 ms" });
+    expect(r.logs).toEqual(["[log] waiting"]);
+  });
+
+  it("lets legitimate loops run", async () => {
+    const r = await run("let s = 0;\nfor (let i = 0; i < 1_000_000; i++) s += i;\nreturn s;");
+    expect(r.result).toBe(499999500000);
+  });
+});
+
+describe("sandbox: what code cannot do", () => {
+  it("cannot reach the network", async () => {
+    const r = await run("const res = await fetch('https://example.com/');\nreturn res.status;");
+    expect(r.error).toMatchObject({ name: "TypeError", line: 1 });
+    expect(r.error?.message).toMatch(/no network access/);
+  });
+
+  it.each([
+    ["eval", "return eval('1 + 1')"],
+    ["new Function", "return new Function('return 1')()"],
+    ["the AsyncFunction constructor", "return (async function () {}).constructor('return 1')"],
+  ])("cannot use %s", async (_name, code) => {
+    const r = await run(code);
+    expect(r.error).toMatchObject({
+      name: "EvalError",
+      message: expect.stringMatching(/code generation from strings disallowed/i),
+    });
+  });
+
+  it("cannot import runtime modules to disarm the guard", async () => {
+    const r = await run("const g = await import('./guard.js');\ng.configureGuard(1e9, 1e12);");
+    expect(r.error).toMatchObject({ name: "SyntaxError", line: 1 });
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { RunOutcome } from "../../workers/sandbox/outcome";
+import { shapeOutput } from "../../workers/sandbox/output";
+
+const outcome = (over: Partial<RunOutcome>): RunOutcome => ({
+  hasResult: false,
+  resultTruncated: false,
+  logs: [],
+  logsDropped: 0,
+  ...over,
+});
+
+const size = (o: { result?: unknown; logs: string[] }) =>
+  (o.result === undefined ? 0 : JSON.stringify(o.result).length) + o.logs.reduce((s, l) => s + l.length, 0);
+
+describe("shapeOutput", () => {
+  it("leaves output under the cap alone", () => {
+    expect(shapeOutput(outcome({ hasResult: true, result: { a: 1 }, logs: ["[log] x"] }), 1000)).toEqual({
+      result: { a: 1 },
+      logs: ["[log] x"],
+      truncated: false,
+    });
+  });
+
+  it("omits result when there is none", () => {
+    expect(shapeOutput(outcome({ logs: [] }), 1000)).toEqual({ logs: [], truncated: false });
+  });
+
+  it("cuts a large result to a marked string and says how much was cut", () => {
+    const big = "x".repeat(50_000);
+    const shaped = shapeOutput(outcome({ hasResult: true, result: big }), 2_000);
+    expect(shaped.truncated).toBe(true);
+    expect(typeof shaped.result).toBe("string");
+    expect(shaped.result).toMatch(/\[result truncated: \d+ of 50002 characters cut\]$/);
+    expect(size(shaped)).toBeLessThanOrEqual(2_000 + 100);
+  });
+
+  it("keeps small logs whole when the result is large, and the other way round", () => {
+    const logs = ["[log] a", "[log] b"];
+    const shaped = shapeOutput(outcome({ hasResult: true, result: "y".repeat(10_000), logs }), 1_000);
+    expect(shaped.logs).toEqual(logs);
+    const many = Array.from({ length: 500 }, (_, i) => `[log] line ${i}`);
+    const shaped2 = shapeOutput(outcome({ hasResult: true, result: 42, logs: many }), 1_000);
+    expect(shaped2.result).toBe(42);
+    expect(shaped2.logs.at(-1)).toMatch(/^\[truncated\] \d+ log lines affected, \d+ characters cut$/);
+    expect(size(shaped2)).toBeLessThanOrEqual(1_000 + 100);
+  });
+
+  it("reports log calls the runtime did not keep", () => {
+    const shaped = shapeOutput(outcome({ logs: ["[log] a"], logsDropped: 7 }), 1_000);
+    expect(shaped.truncated).toBe(true);
+    expect(shaped.logs.at(-1)).toBe("[truncated] 7 further log calls were not captured");
+  });
+});
