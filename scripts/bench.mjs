@@ -5,15 +5,11 @@
 // /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
 // Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50").
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { root, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 20, true);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) => {
@@ -22,14 +18,11 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   return n;
 });
 const API_KEY = `bench-${randomUUID()}`;
-const STARTUP_MS = 60_000;
 const GATEWAY_CODE = "return 1 + 1";
 const CODEMODE_CODE = "async () => { return 1 + 1 }";
 
 let base = "";
-let wrangler; // the `wrangler dev` child, leader of its own process group
-let persistDir;
-const logTail = [];
+let wrangler; // the running `wrangler dev` (scripts/lib/wrangler-dev.mjs)
 
 // ---- the three paths under test: each call returns the execution's result object ----
 const sessions = []; // one MCP session (its request headers) per concurrent worker slot
@@ -108,65 +101,22 @@ function summarize({ latencies, seconds }) {
 }
 
 // ---- wrangler dev lifecycle ----
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function startWrangler() {
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  base = `http://127.0.0.1:${port}`;
-  persistDir = mkdtempSync(join(tmpdir(), "edge-code-mcp-bench-"));
   // `--var` only reaches the primary worker, so DEV_API_KEY goes in as a process-env secret, which
   // wrangler hands to every worker; the child gets a minimal environment so nothing else leaks in.
-  const env = { WRANGLER_SEND_METRICS: "false", CI: "true", CLOUDFLARE_INCLUDE_PROCESS_ENV: "true" };
-  for (const key of ["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"]) {
-    if (process.env[key] !== undefined) env[key] = process.env[key];
+  const env = { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", DEV_API_KEY: API_KEY };
+  for (const key of Object.keys(process.env)) {
+    if (!["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"].includes(key)) env[key] = undefined;
   }
-  env.DEV_API_KEY = API_KEY;
-  const args = ["dev", "-c", "workers/bench-codemode/wrangler.toml", "-c", "wrangler.toml"];
-  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
-  args.push("--persist-to", persistDir);
-  const stdio = ["ignore", "pipe", "pipe"];
-  wrangler = spawn(join(root, "node_modules/.bin/wrangler"), args, { cwd: root, env, detached: true, stdio });
-  const keep = (chunk) => {
-    const lines = chunk.toString().split("\n");
-    logTail.push(...lines.filter((l) => l && !/^\[wrangler:info\] [A-Z]+ \/|"msg":"request"/.test(l)));
-    logTail.splice(0, Math.max(0, logTail.length - 40));
-  };
-  wrangler.stdout.on("data", keep);
-  wrangler.stderr.on("data", keep);
-
-  const deadline = Date.now() + STARTUP_MS;
-  while (Date.now() < deadline) {
-    if (wrangler.exitCode !== null || wrangler.signalCode !== null) {
-      throw new Error(`wrangler dev exited (${wrangler.exitCode ?? wrangler.signalCode}) before answering`);
-    }
-    const res = await fetch(`${base}/live`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
-    if (res?.status === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`wrangler dev did not answer GET /live with 200 within ${STARTUP_MS / 1000} s`);
+  const configs = ["workers/bench-codemode/wrangler.toml", "wrangler.toml"];
+  wrangler = await startWranglerDev({ configs, env, persist: "temp" });
+  base = wrangler.url;
 }
 
 async function stopWrangler() {
-  const child = wrangler;
+  const running = wrangler;
   wrangler = undefined;
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM"); // the wrangler shim passes it on to the CLI, which stops workerd
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-  }
-  try {
-    if (child) process.kill(-child.pid, "SIGKILL"); // stragglers in wrangler's process group, if any
-  } catch {} // the group is already gone
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
-  persistDir = undefined;
+  await running?.stop();
 }
 
 // ---- main ----
@@ -240,7 +190,7 @@ main().then(
   async (err) => {
     if (interrupted) return; // the signal handler stops wrangler and exits
     console.error(`\nbench failed: ${err instanceof Error ? err.message : err}`);
-    if (logTail.length) console.error(`--- last wrangler dev output ---\n${logTail.join("\n")}`);
+    if (wrangler?.tail.length) console.error(`--- last wrangler dev output ---\n${wrangler.tail.join("\n")}`);
     await stopWrangler();
     process.exit(1);
   },

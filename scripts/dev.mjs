@@ -1,0 +1,79 @@
+// `npm run dev`: the gateway under `wrangler dev` on http://127.0.0.1:8787 (PORT to change), with a
+// dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs.
+// A watchdog restarts wrangler dev if it stops answering: local workerd ignores CPU limits, and code
+// stuck inside one native call (a catastrophic regular expression, say) would otherwise hang it.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isLive, root, startWranglerDev } from "./lib/wrangler-dev.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const WATCH_EVERY_MS = 2_000;
+const UNRESPONSIVE_AFTER = 4;
+// The watchdog's own probes, and the fetch of Request.cf that fails offline, are not worth showing.
+const PROBE_LOG =
+  /GET \/live 200|"path":"\/live"|Request\.cf|getaddrinfo ENOTFOUND workers\.cloudflare|at GetAddrInfoReqWrap/;
+
+function devKey() {
+  const file = join(root, ".dev.vars");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const found = /^DEV_API_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text);
+  if (found) return found[1];
+  const key = `dev_${randomBytes(24).toString("hex")}`;
+  writeFileSync(file, `${text}${text && !text.endsWith("\n") ? "\n" : ""}DEV_API_KEY="${key}"\n`);
+  return key;
+}
+
+function banner(url, key) {
+  const mcp = `${url}/mcp`;
+  console.log(`
+  MCP gateway ready: ${mcp}
+  API key (from .dev.vars): ${key}
+
+  Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
+  Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
+  Inspector:    npx @modelcontextprotocol/inspector --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list
+  REST:         curl -s ${url}/v1/execute -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '{"code":"return 6 * 7"}'
+`);
+}
+
+let current;
+let stopping = false;
+
+async function run() {
+  const key = devKey();
+  for (;;) {
+    current = await startWranglerDev({ port, echo: (line) => !PROBE_LOG.test(line) });
+    banner(current.url, key);
+    let misses = 0;
+    while (!stopping && current.child.exitCode === null && current.child.signalCode === null) {
+      await new Promise((r) => setTimeout(r, WATCH_EVERY_MS));
+      misses = (await isLive(current.url, 3_000)) ? 0 : misses + 1;
+      if (misses >= UNRESPONSIVE_AFTER) {
+        console.error(
+          `\n[dev] the gateway has not answered for ${(misses * WATCH_EVERY_MS) / 1000} s; restarting wrangler dev`,
+        );
+        break;
+      }
+    }
+    if (stopping) return;
+    await current.stop();
+    if (current.child.exitCode !== null && current.child.exitCode !== 0 && misses === 0) {
+      console.error(`[dev] wrangler dev exited with ${current.child.exitCode}`);
+      process.exit(current.child.exitCode);
+    }
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, async () => {
+    stopping = true;
+    await current?.stop();
+    process.exit(0);
+  });
+}
+
+run().catch((err) => {
+  console.error(`[dev] ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

@@ -1,0 +1,86 @@
+// Starts `wrangler dev` as a child in its own process group, waits until GET /live answers, and
+// stops it (SIGTERM, then SIGKILL for the group: a workerd stuck in native code ignores SIGTERM).
+// Used by `npm run dev`, `npm run bench` and the end-to-end tests.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @param {{ configs?: string[], port?: number, vars?: Record<string, string>, env?: Record<string, string>,
+ *   persist?: "temp" | "default", echo?: (line: string) => boolean, startupMs?: number }} options
+ *   vars: `--var` values (the primary worker only); env: extra process environment;
+ *   persist "temp": a fresh state directory, removed on stop; echo: lines of wrangler's output to show.
+ */
+export async function startWranglerDev(options = {}) {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const persistDir = options.persist === "temp" ? mkdtempSync(join(tmpdir(), "code-mcp-")) : undefined;
+  const args = ["dev"];
+  for (const config of options.configs ?? ["wrangler.toml"]) args.push("-c", config);
+  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()));
+  if (persistDir) args.push("--persist-to", persistDir);
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...options.env };
+  const stdio = ["ignore", "pipe", "pipe"];
+  const child = spawn(join(root, "node_modules/.bin/wrangler"), args, {
+    cwd: root,
+    env,
+    detached: true,
+    stdio,
+  });
+  const tail = [];
+  const keep = (out) => (chunk) => {
+    const lines = chunk.toString().split("\n").filter(Boolean);
+    for (const line of lines) if (options.echo?.(line)) out.write(`${line}\n`);
+    tail.push(...lines.filter((l) => !/"msg":"request"|\[wrangler:info\] [A-Z]+ \//.test(l)));
+    tail.splice(0, Math.max(0, tail.length - 60));
+  };
+  child.stdout.on("data", keep(process.stdout));
+  child.stderr.on("data", keep(process.stderr));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    }
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+    if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + (options.startupMs ?? 90_000);
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(
+        `wrangler dev exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail.join("\n")}`,
+      );
+    }
+    if (await isLive(url, 2_000)) return { url, port, child, stop, tail };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer GET /live within the startup time:\n${tail.join("\n")}`);
+}
+
+export async function isLive(url, timeoutMs) {
+  const res = await fetch(`${url}/live`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
+  return res?.status === 200;
+}
