@@ -1,5 +1,4 @@
 import type { TestProject } from "vitest/node";
-// @ts-expect-error -- plain ESM helper shared with the npm scripts; it has no type declarations
 import { startWranglerDev } from "../../scripts/lib/wrangler-dev.mjs";
 import { TEST_API_KEY } from "../helpers/keys";
 
