@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { countTokens } from "./lib/tokens.mjs";
 import { root, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
@@ -148,6 +149,12 @@ async function main() {
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
   const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
   console.log(`${versions}, node ${process.version}; gateway auth: ${health.auth}`);
+  const session = await openMcpSession();
+  const listed = await post("/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "tools/list" }, session);
+  const tier1 = JSON.stringify(listed.result.tools);
+  console.log(
+    `tier-1 tools/list: ${listed.result.tools.length} tools, ${tier1.length} chars, ${countTokens(tier1)} tokens (cl100k)`,
+  );
   console.log(`${REQUESTS} requests per level after ${WARMUP} warm-up; code "${GATEWAY_CODE}"`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate\n");
 
