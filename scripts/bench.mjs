@@ -3,11 +3,13 @@
 // all served by ONE `wrangler dev` (one workerd). Secondary workers of a multi-config `wrangler dev` are
 // only reachable through service bindings, so workers/bench-codemode is the primary: it routes
 // /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
-// Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50").
+// Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
+// BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readDevKey } from "./lib/dev-vars.mjs";
 import { countTokens } from "./lib/tokens.mjs";
 import { root, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
@@ -18,7 +20,8 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   if (!Number.isInteger(n) || n < 1) fail(`BENCH_CONCURRENCY takes positive integers, got "${s}"`);
   return n;
 });
-const API_KEY = `bench-${randomUUID()}`;
+// wrangler dev prefers .dev.vars (written by `npm run dev`) for the gateway, so use its key when it exists.
+const API_KEY = readDevKey() ?? `bench-${randomUUID()}`;
 const GATEWAY_CODE = "return 1 + 1";
 const CODEMODE_CODE = "async () => { return 1 + 1 }";
 
@@ -105,7 +108,11 @@ function summarize({ latencies, seconds }) {
 async function startWrangler() {
   // `--var` only reaches the primary worker, so DEV_API_KEY goes in as a process-env secret, which
   // wrangler hands to every worker; the child gets a minimal environment so nothing else leaks in.
-  const env = { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", DEV_API_KEY: API_KEY };
+  const env = {
+    CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
+    DEV_API_KEY: API_KEY,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL,
+  };
   for (const key of Object.keys(process.env)) {
     if (!["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"].includes(key)) env[key] = undefined;
   }
@@ -148,7 +155,9 @@ async function main() {
   const codemodeLive = await fetch(`${base}/codemode/live`).then((r) => r.json());
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
   const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
-  console.log(`${versions}, node ${process.version}; gateway auth: ${health.auth}`);
+  console.log(
+    `${versions}, node ${process.version}; gateway auth: ${health.auth}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "info (default)"}`,
+  );
   const session = await openMcpSession();
   const listed = await post("/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "tools/list" }, session);
   const tier1 = JSON.stringify(listed.result.tools);

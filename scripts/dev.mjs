@@ -2,10 +2,8 @@
 // dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs.
 // A watchdog restarts wrangler dev if it stops answering: local workerd ignores CPU limits, and code
 // stuck inside one native call (a catastrophic regular expression, say) would otherwise hang it.
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { isLive, root, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { ensureDevKey } from "./lib/dev-vars.mjs";
+import { isLive, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const WATCH_EVERY_MS = 2_000;
@@ -13,16 +11,6 @@ const UNRESPONSIVE_AFTER = 4;
 // The watchdog's own probes, and the fetch of Request.cf that fails offline, are not worth showing.
 const PROBE_LOG =
   /GET \/live 200|"path":"\/live"|Request\.cf|getaddrinfo ENOTFOUND workers\.cloudflare|at GetAddrInfoReqWrap/;
-
-function devKey() {
-  const file = join(root, ".dev.vars");
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const found = /^DEV_API_KEY\s*=\s*"?([^"\n]+)"?\s*$/m.exec(text);
-  if (found) return found[1];
-  const key = `dev_${randomBytes(24).toString("hex")}`;
-  writeFileSync(file, `${text}${text && !text.endsWith("\n") ? "\n" : ""}DEV_API_KEY="${key}"\n`);
-  return key;
-}
 
 function banner(url, key) {
   const mcp = `${url}/mcp`;
@@ -41,7 +29,7 @@ let current;
 let stopping = false;
 
 async function run() {
-  const key = devKey();
+  const key = ensureDevKey();
   for (;;) {
     current = await startWranglerDev({ port, echo: (line) => !PROBE_LOG.test(line) });
     banner(current.url, key);

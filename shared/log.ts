@@ -1,7 +1,16 @@
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+let threshold = RANK.info;
+
+/** Lines below this level are dropped (LOG_LEVEL; under `wrangler dev` each line costs ~1 ms). */
+export function setLogLevel(level: LogLevel): void {
+  threshold = RANK[level];
+}
+
 /** One JSON object per line, so `wrangler tail` / Logpush can filter on any field. */
 export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
+  if (RANK[level] < threshold) return;
   const line = JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);

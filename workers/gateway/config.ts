@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LogLevel } from "../../shared/log";
 import type { SandboxLimits } from "../sandbox/limits";
 import type { GatewayEnv } from "./env";
 
@@ -25,6 +26,12 @@ const ConfigSchema = z.object({
   EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
   MAX_REQUEST_BYTES: intVar(1_048_576, 1_024, 100 * 1_048_576),
   SESSION_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
+  LOG_LEVEL: z.preprocess(
+    (raw) => (raw === "" ? undefined : raw),
+    z
+      .enum(["debug", "info", "warn", "error"], { error: "expected one of debug, info, warn, error" })
+      .default("info"),
+  ),
   ALLOWED_ORIGINS: z
     .string()
     .optional()
@@ -47,6 +54,7 @@ export interface Config {
   sessionTtlSeconds: number;
   allowedOrigins: string[];
   devApiKey: string | undefined;
+  logLevel: LogLevel;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -84,6 +92,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
+            logLevel: v.LOG_LEVEL,
           },
         };
   }

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { log } from "../../../shared/log";
+import { log, setLogLevel } from "../../../shared/log";
+import { loadConfig } from "../config";
 import type { AppEnv } from "../env";
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
@@ -9,6 +10,8 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header("X-Request-Id");
   const requestId = given && VALID_ID.test(given) ? given : crypto.randomUUID();
   c.set("requestId", requestId);
+  const config = loadConfig(c.env);
+  if (config.ok) setLogLevel(config.config.logLevel);
   const started = Date.now();
   await next();
   c.res.headers.set("X-Request-Id", requestId);
