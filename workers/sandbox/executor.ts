@@ -43,7 +43,7 @@ export async function executeCode(deps: ExecutorDeps, input: ExecuteInput): Prom
     const shaped = shapeOutput(outcome, deps.limits.maxOutputChars);
     return finish({ ...shaped, ...(outcome.error ? { error: locate(outcome.error) } : {}) });
   } catch (err) {
-    return finish({ error: hostError(err, deps.limits.timeoutMs) });
+    return finish({ error: hostError(err) });
   }
 }
 
@@ -133,7 +133,7 @@ function locate(error: NonNullable<RunOutcome["error"]>): ExecutionError {
   };
 }
 
-function hostError(err: unknown, timeoutMs: number): ExecutionError {
+function hostError(err: unknown): ExecutionError {
   if (err instanceof HostTimeout) return { name: "TimeoutError", message: err.message };
   const message = err instanceof Error ? err.message : String(err);
   if (/cpu/i.test(message) && /(limit|exceed)/i.test(message)) {
@@ -141,7 +141,7 @@ function hostError(err: unknown, timeoutMs: number): ExecutionError {
   }
   if (/memory/i.test(message))
     return { name: "ResourceLimitError", message: `The sandbox ran out of memory (${message})` };
-  return { name: "SandboxError", message: `The sandbox failed: ${message} (limit ${timeoutMs} ms)` };
+  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
 }
 
 function clip(error: ExecutionError): ExecutionError {
