@@ -6,6 +6,8 @@ import { ensureDevKey } from "./lib/dev-vars.mjs";
 import { isLive, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
+// The gateway (primary: it gets the port) and the demo upstream it reaches by service binding.
+const CONFIGS = ["wrangler.toml", "workers/demo-upstream/wrangler.toml"];
 const WATCH_EVERY_MS = 2_000;
 const UNRESPONSIVE_AFTER = 4;
 // The watchdog's own probes, and the fetch of Request.cf that fails offline, are not worth showing.
@@ -31,7 +33,7 @@ let stopping = false;
 async function run() {
   const key = ensureDevKey();
   for (;;) {
-    current = await startWranglerDev({ port, echo: (line) => !PROBE_LOG.test(line) });
+    current = await startWranglerDev({ configs: CONFIGS, port, echo: (line) => !PROBE_LOG.test(line) });
     banner(current.url, key);
     let misses = 0;
     while (!stopping && current.child.exitCode === null && current.child.signalCode === null) {

@@ -32,6 +32,7 @@ export const executeResultShape = {
     durationMs: z.number(),
     toolCalls: z.number().int(),
     truncated: z.boolean(),
+    calls: z.array(z.object({ name: z.string(), ms: z.number(), ok: z.boolean() })).optional(),
   }),
 };
 export const ExecuteResult = z.object(executeResultShape);

@@ -1,23 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { startWranglerDev } from "../../scripts/lib/wrangler-dev.mjs";
+import { freePort, root, startWranglerDev } from "../../scripts/lib/wrangler-dev.mjs";
 import { TEST_API_KEY } from "../helpers/keys";
 
 declare module "vitest" {
   export interface ProvidedContext {
     gatewayUrl: string;
+    everythingUrl: string;
+    everythingPid: number;
   }
 }
 
-interface RunningWrangler {
-  url: string;
-  stop(): Promise<void>;
+/** A real upstream: the reference `server-everything` over streamable HTTP, on a free port. */
+async function startEverything(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const script = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+  const child = spawn(process.execPath, [script, "streamableHttp"], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: "ignore",
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  for (let i = 0; i < 100; i++) {
+    const res = await fetch(url, { method: "GET" }).catch(() => undefined);
+    if (res) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error("server-everything did not start");
 }
 
+/**
+ * Gateway + demo upstream in one `wrangler dev`, with server-everything as a second upstream.
+ * The e2e tests drive it over HTTP as a client would.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const wrangler: RunningWrangler = await startWranglerDev({
-    vars: { DEV_API_KEY: TEST_API_KEY },
+  const everything = await startEverything();
+  const servers = {
+    demo: { service: "DEMO", description: "Demo support desk" },
+    everything: { url: everything.url, description: "MCP reference server" },
+  };
+  const wrangler = await startWranglerDev({
+    configs: ["wrangler.toml", "workers/demo-upstream/wrangler.toml"],
+    vars: { DEV_API_KEY: TEST_API_KEY, MCP_SERVERS: JSON.stringify(servers) },
     persist: "temp",
   });
   project.provide("gatewayUrl", wrangler.url);
-  return () => wrangler.stop();
+  project.provide("everythingUrl", everything.url);
+  project.provide("everythingPid", everything.child.pid ?? 0);
+  return async () => {
+    await wrangler.stop();
+    everything.child.kill("SIGKILL");
+  };
 }

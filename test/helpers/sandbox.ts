@@ -10,6 +10,7 @@ export const LIMITS: SandboxLimits = {
   maxCodeChars: 10_000,
   maxOutputChars: 24_000,
   maxSteps: 1_000_000_000,
+  maxToolCalls: 200,
 };
 
 /** The real Worker Loader, counting what it is asked to load. */

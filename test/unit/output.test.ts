@@ -7,6 +7,7 @@ const outcome = (over: Partial<RunOutcome>): RunOutcome => ({
   resultTruncated: false,
   logs: [],
   logsDropped: 0,
+  calls: [],
   ...over,
 });
 

@@ -7,6 +7,7 @@ import { requestContext } from "./http/request-context";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
+import { toolRoutes } from "./routes/tools";
 
 /** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
 export function createApp(): Hono<AppEnv> {
@@ -20,6 +21,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", healthRoutes);
   app.route("/mcp", mcpRoutes);
   app.route("/v1/execute", executeRoutes);
+  app.route("/v1/tools", toolRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(
       404,

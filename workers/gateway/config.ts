@@ -26,6 +26,10 @@ const ConfigSchema = z.object({
   EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
   MAX_REQUEST_BYTES: intVar(1_048_576, 1_024, 100 * 1_048_576),
   SESSION_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
+  SCHEMA_CACHE_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
+  UPSTREAM_TIMEOUT_MS: intVar(10_000, 100, 120_000),
+  TOOL_CALL_TIMEOUT_MS: intVar(30_000, 100, 15 * 60_000),
+  EXEC_MAX_TOOL_CALLS: intVar(200, 0, 10_000),
   LOG_LEVEL: z.preprocess(
     (raw) => (raw === "" ? undefined : raw),
     z
@@ -55,6 +59,13 @@ export interface Config {
   allowedOrigins: string[];
   devApiKey: string | undefined;
   logLevel: LogLevel;
+  upstreams: {
+    cacheTtlSeconds: number;
+    /** connect + tools/list, per upstream */
+    timeoutMs: number;
+    /** one tools/call from code */
+    callTimeoutMs: number;
+  };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -87,12 +98,18 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
               maxCodeChars: v.EXEC_MAX_CODE_CHARS,
               maxOutputChars: v.EXEC_MAX_OUTPUT_CHARS,
               maxSteps: v.EXEC_MAX_STEPS,
+              maxToolCalls: v.EXEC_MAX_TOOL_CALLS,
             },
             maxRequestBytes: v.MAX_REQUEST_BYTES,
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,
+            upstreams: {
+              cacheTtlSeconds: v.SCHEMA_CACHE_TTL_SECONDS,
+              timeoutMs: v.UPSTREAM_TIMEOUT_MS,
+              callTimeoutMs: v.TOOL_CALL_TIMEOUT_MS,
+            },
           },
         };
   }

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 
 export { SessionObject } from "../../durable-objects/session/session-object";
+export { ToolBridge } from "./bridge/tool-bridge";
 
 const app = createApp();
 

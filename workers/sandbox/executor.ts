@@ -11,6 +11,7 @@ export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
 const HOST_GRACE_MS = 2_000;
 const MAX_ERROR_MESSAGE = 2_000;
 const MAX_ERROR_STACK = 4_000;
+const MAX_LISTED_CALLS = 1_000;
 
 export interface ExecutorDeps {
   loader: WorkerLoader;
@@ -30,18 +31,28 @@ export async function executeCode(deps: ExecutorDeps, input: ExecuteInput): Prom
     logs?: string[];
     error?: ExecutionError;
     truncated?: boolean;
+    calls?: RunOutcome["calls"];
   }) => ({
     ...(parts.result === undefined ? {} : { result: parts.result }),
     logs: parts.logs ?? [],
     ...(parts.error ? { error: clip(parts.error) } : {}),
-    stats: { durationMs: Date.now() - started, toolCalls: 0, truncated: parts.truncated ?? false },
+    stats: {
+      durationMs: Date.now() - started,
+      toolCalls: parts.calls?.length ?? 0,
+      truncated: parts.truncated ?? false,
+      ...(parts.calls?.length ? { calls: parts.calls.slice(0, MAX_LISTED_CALLS) } : {}),
+    },
   });
   try {
     const prepared = prepare(deps.limits, input);
     if ("error" in prepared) return finish({ error: prepared.error });
     const outcome = await runIsolate(deps, prepared.module, prepared.timeoutMs);
     const shaped = shapeOutput(outcome, deps.limits.maxOutputChars);
-    return finish({ ...shaped, ...(outcome.error ? { error: locate(outcome.error) } : {}) });
+    return finish({
+      ...shaped,
+      calls: outcome.calls,
+      ...(outcome.error ? { error: locate(outcome.error) } : {}),
+    });
   } catch (err) {
     return finish({ error: hostError(err) });
   }
@@ -102,6 +113,7 @@ async function runIsolate(deps: ExecutorDeps, agentModule: string, timeoutMs: nu
         timeoutMs,
         maxSteps: deps.limits.maxSteps,
         maxOutputChars: deps.limits.maxOutputChars,
+        maxToolCalls: deps.limits.maxToolCalls,
       }),
       backstop,
     ]);

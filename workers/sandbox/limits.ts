@@ -11,4 +11,6 @@ export interface SandboxLimits {
   maxOutputChars: number;
   /** loop iterations + function entries, counted by the guard */
   maxSteps: number;
+  /** tool calls one execution may make */
+  maxToolCalls: number;
 }

@@ -10,6 +10,7 @@ export const RunOutcome = z.object({
   resultTruncated: z.boolean(),
   logs: z.array(z.string()),
   logsDropped: z.number().int().nonnegative(),
+  calls: z.array(z.object({ name: z.string(), ms: z.number(), ok: z.boolean() })).max(100_000),
   error: z
     .object({
       name: z.string(),
@@ -25,6 +26,7 @@ export interface RunOptions {
   timeoutMs: number;
   maxSteps: number;
   maxOutputChars: number;
+  maxToolCalls: number;
 }
 
 /** The RPC surface of the runtime's default entrypoint. */

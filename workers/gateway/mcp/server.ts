@@ -1,19 +1,22 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import type { RequestScope } from "../operations";
 import { VERSION } from "../version";
-import { registerExecuteTool, type ToolDeps } from "./tools/execute";
+import { registerDiscoveryTools } from "./tools/discovery";
+import { registerExecuteTool } from "./tools/execute";
 
 /** A fresh server per request (the SDK's stateless transport must not be reused). */
-export function createMcpServer(deps: ToolDeps): McpServer {
+export function createMcpServer(scope: RequestScope): McpServer {
   const server = new McpServer(
     { name: "code-mcp-gateway", version: VERSION },
     {
       capabilities: { tools: {} },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
       instructions:
-        "Run TypeScript in a fresh sandbox with `execute`: process data there and return only what you need.",
+        "Find upstream tools with search_tools, then call them from code with execute: process data there and return only what you need.",
     },
   );
-  registerExecuteTool(server, deps);
+  registerExecuteTool(server, scope);
+  registerDiscoveryTools(server, scope);
   return server;
 }

@@ -1,13 +1,12 @@
 import { Hono } from "hono";
 import { ExecuteInput } from "../../../shared/contract/execute";
-import { executeCode } from "../../sandbox/executor";
 import type { AppEnv } from "../env";
 import { parseBody, readJson } from "../http/body";
-import { requireConfig } from "../http/config";
+import { scopeOf } from "../http/scope";
+import { execute } from "../operations";
 
 /** REST twin of the MCP `execute` tool: the same result object, as JSON. */
 export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const config = requireConfig(c);
   const input = parseBody(ExecuteInput, await readJson(c));
-  return c.json(await executeCode({ loader: c.env.LOADER, limits: config.limits }, input));
+  return c.json(await execute(scopeOf(c), input));
 });

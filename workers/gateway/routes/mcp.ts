@@ -5,6 +5,7 @@ import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
 import { requireConfig } from "../http/config";
 import { HttpError } from "../http/errors";
+import { scopeOf } from "../http/scope";
 import { createMcpServer } from "../mcp/server";
 import { closeSession, newSessionId, openSession, requireSession } from "../mcp/sessions";
 
@@ -35,7 +36,7 @@ export const mcpRoutes = new Hono<AppEnv>()
     const init = findInitialize(body);
     if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"));
 
-    const server = createMcpServer({ env: c.env, config });
+    const server = createMcpServer(scopeOf(c));
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {

@@ -5,6 +5,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
 import { configureGuard, guardState, tripTimeout } from "./guard.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
+import { installTools } from "./tools.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -14,12 +15,13 @@ const nativeFetch = globalThis.fetch;
 const TIMED_OUT = Symbol("timed out");
 
 /**
- * @typedef {{ timeoutMs: number, maxSteps: number, maxOutputChars: number }} RunOptions
+ * @typedef {{ timeoutMs: number, maxSteps: number, maxOutputChars: number, maxToolCalls: number }} RunOptions
  * @typedef {{ name: string, message: string, stack?: string, line?: number }} RunError
  * @typedef {{ result?: unknown, hasResult: boolean, resultTruncated: boolean, logs: string[],
- *   logsDropped: number, error?: RunError }} RunOutcome
+ *   logsDropped: number, error?: RunError, calls: Array<{ name: string, ms: number, ok: boolean }> }} RunOutcome
  */
 
+/** @extends {WorkerEntrypoint<{ TOOLS?: import("./tools.js").Bridge }>} */
 export default class Sandbox extends WorkerEntrypoint {
   /**
    * @param {RunOptions} options
@@ -28,6 +30,7 @@ export default class Sandbox extends WorkerEntrypoint {
   async run(options) {
     const logs = captureConsole(options.maxOutputChars * 2);
     installNetworkNotice();
+    const { calls } = installTools(this.env.TOOLS, options.maxToolCalls);
     configureGuard(options.timeoutMs, options.maxSteps);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
@@ -38,7 +41,7 @@ export default class Sandbox extends WorkerEntrypoint {
       }, options.timeoutMs);
     });
     /** @type {RunOutcome} */
-    const outcome = { hasResult: false, resultTruncated: false, logs: logs.lines, logsDropped: 0 };
+    const outcome = { hasResult: false, resultTruncated: false, logs: logs.lines, logsDropped: 0, calls };
     try {
       const value = await Promise.race([run(), timeout]);
       const stopped = guardState();

@@ -4,20 +4,14 @@ import {
   executeInputShape,
   executeResultShape,
 } from "../../../../shared/contract/execute";
-import { executeCode } from "../../../sandbox/executor";
-import type { Config } from "../../config";
-import type { GatewayEnv } from "../../env";
+import { execute, type RequestScope } from "../../operations";
 
-export interface ToolDeps {
-  env: GatewayEnv;
-  config: Config;
-}
-
-const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh, isolated sandbox and get back the returned value.
-\`code\` is the body of an async function: use top-level await and \`return\` the result (a whole \`async () => {…}\` also works).
-Return only what you need: filter, aggregate and summarise inside the code. console.log/info/warn/error/debug go to \`logs\`.
-No network (fetch fails), no eval, no imports; loops and calls stop at the time limit.
-Result: { result, logs, error?: { name, message, line }, stats }.`;
+const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
+\`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
+In code:
+- tools.<server>.<tool>(args) or callTool("server.tool", args) calls an upstream MCP tool; resolves to its structured result (or parsed text); throws on error.
+- searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
+- Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.`;
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
 export function toToolResult(result: ExecuteResult) {
@@ -28,7 +22,7 @@ export function toToolResult(result: ExecuteResult) {
   };
 }
 
-export function registerExecuteTool(server: McpServer, deps: ToolDeps): void {
+export function registerExecuteTool(server: McpServer, scope: RequestScope): void {
   server.registerTool(
     "execute",
     {
@@ -36,9 +30,8 @@ export function registerExecuteTool(server: McpServer, deps: ToolDeps): void {
       description: DESCRIPTION,
       inputSchema: executeInputShape,
       outputSchema: executeResultShape,
-      annotations: { readOnlyHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (input) =>
-      toToolResult(await executeCode({ loader: deps.env.LOADER, limits: deps.config.limits }, input)),
+    async (input) => toToolResult(await execute(scope, input)),
   );
 }

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { UpstreamTool } from "../../../shared/contract/tools";
+
+/**
+ * One upstream's tool list in KV (docs/storage-schema.md). Kept well past its TTL so that a stale
+ * list can be served when a refresh fails.
+ */
+export const CacheEntry = z.object({
+  fetchedAt: z.number(),
+  tools: z.array(UpstreamTool),
+  server: z.object({ name: z.string(), version: z.string() }).optional(),
+  /** the last refresh failure since fetchedAt, if any */
+  lastError: z.string().optional(),
+  lastAttemptAt: z.number().optional(),
+});
+export type CacheEntry = z.infer<typeof CacheEntry>;
+
+const KEEP_STALE_SECONDS = 30 * 86_400;
+const MEMO_MS = 5_000;
+const memo = new Map<string, { at: number; entry: CacheEntry | null }>();
+
+export function cacheKey(scope: string, server: string, configHash: string): string {
+  return `tools:v1:${scope}:${server}:${configHash.slice(0, 16)}`;
+}
+
+export async function readEntry(kv: KVNamespace, key: string): Promise<CacheEntry | null> {
+  const hit = memo.get(key);
+  if (hit && Date.now() - hit.at < MEMO_MS) return hit.entry;
+  const raw = await kv.get(key, "json");
+  const parsed = raw === null ? null : CacheEntry.safeParse(raw);
+  const entry = parsed?.success ? parsed.data : null;
+  memo.set(key, { at: Date.now(), entry });
+  return entry;
+}
+
+export async function writeEntry(
+  kv: KVNamespace,
+  key: string,
+  entry: CacheEntry,
+  ttlSeconds: number,
+): Promise<void> {
+  memo.set(key, { at: Date.now(), entry });
+  await kv.put(key, JSON.stringify(entry), { expirationTtl: Math.max(ttlSeconds * 2, KEEP_STALE_SECONDS) });
+}
+
+export function forgetMemo(): void {
+  memo.clear();
+}

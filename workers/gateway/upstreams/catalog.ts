@@ -1,0 +1,110 @@
+import type { CatalogTool } from "../../../shared/contract/tools";
+import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
+import type { UpstreamServer } from "./config";
+import { describeFailure, fetchTools } from "./fetch-tools";
+
+export interface ServerState {
+  name: string;
+  /** ok: fresh list; stale: older than the TTL or its last refresh failed; failing: no list at all */
+  state: "ok" | "stale" | "failing";
+  tools: number;
+  ageSeconds?: number;
+  error?: string;
+  description?: string;
+}
+
+export interface Catalog {
+  tools: CatalogTool[];
+  servers: ServerState[];
+}
+
+export interface CatalogDeps {
+  kv: KVNamespace;
+  /** whose cache entries these are (the team, once teams exist) */
+  scope: string;
+  servers: UpstreamServer[];
+  ttlSeconds: number;
+  timeoutMs: number;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Refresh this long before expiry, in the background. */
+const REFRESH_AT = 0.8;
+/** After a failed attempt, wait this long before blocking a request on the upstream again. */
+const RETRY_AFTER_MS = 30_000;
+const refreshing = new Set<string>();
+
+/**
+ * Every upstream's tools, from the KV cache: all servers at once, each bounded by its own timeout,
+ * so a slow or dead upstream only marks itself failing. Lists nearing expiry are refreshed with
+ * waitUntil; a failed refresh keeps the old list, marked stale.
+ */
+export async function loadCatalog(deps: CatalogDeps): Promise<Catalog> {
+  const states = await Promise.all(deps.servers.map((server) => serverTools(deps, server)));
+  const tools: CatalogTool[] = [];
+  states.forEach(({ entry }, i) => {
+    const server = deps.servers[i]!.name;
+    for (const tool of entry?.tools ?? [])
+      tools.push({ ...tool, server, qualifiedName: `${server}.${tool.name}` });
+  });
+  return { tools, servers: states.map((s) => s.state) };
+}
+
+async function serverTools(
+  deps: CatalogDeps,
+  server: UpstreamServer,
+): Promise<{ entry: CacheEntry | null; state: ServerState }> {
+  const key = cacheKey(deps.scope, server.name, server.configHash);
+  const now = Date.now();
+  let entry = await readEntry(deps.kv, key);
+  const ttlMs = deps.ttlSeconds * 1000;
+  const hasList = entry !== null && entry.fetchedAt > 0;
+
+  if (hasList && entry) {
+    const age = now - entry.fetchedAt;
+    const retryDue = !entry.lastAttemptAt || now - entry.lastAttemptAt > RETRY_AFTER_MS;
+    if (age > ttlMs * REFRESH_AT && retryDue && !refreshing.has(key)) {
+      refreshing.add(key);
+      deps.waitUntil(refresh(deps, server, key, entry).finally(() => refreshing.delete(key)));
+    }
+  } else if (!entry?.lastAttemptAt || now - entry.lastAttemptAt > RETRY_AFTER_MS) {
+    entry = await refresh(deps, server, key, entry);
+  }
+  return { entry, state: stateOf(server, entry, now, ttlMs) };
+}
+
+async function refresh(
+  deps: CatalogDeps,
+  server: UpstreamServer,
+  key: string,
+  old: CacheEntry | null,
+): Promise<CacheEntry> {
+  let next: CacheEntry;
+  try {
+    next = await fetchTools(server, deps.timeoutMs);
+  } catch (err) {
+    next = {
+      ...(old ?? { fetchedAt: 0, tools: [] }),
+      lastError: describeFailure(err),
+      lastAttemptAt: Date.now(),
+    };
+  }
+  await writeEntry(deps.kv, key, next, deps.ttlSeconds);
+  return next;
+}
+
+function stateOf(server: UpstreamServer, entry: CacheEntry | null, now: number, ttlMs: number): ServerState {
+  const base = { name: server.name, ...(server.description ? { description: server.description } : {}) };
+  if (!entry || entry.fetchedAt === 0) {
+    return { ...base, state: "failing", tools: 0, error: entry?.lastError ?? "not fetched yet" };
+  }
+  const age = now - entry.fetchedAt;
+  const stale = age > ttlMs || entry.lastError !== undefined;
+  return {
+    ...base,
+    state: stale ? "stale" : "ok",
+    tools: entry.tools.length,
+    ageSeconds: Math.round(age / 1000),
+    ...(entry.lastError ? { error: `refresh failed: ${entry.lastError}` } : {}),
+  };
+}

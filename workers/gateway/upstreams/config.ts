@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { SERVER_NAME } from "../../../shared/contract/tools";
+
+const SECRET_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+const ServerSpec = z
+  .object({
+    url: z.string().refine(isHttpUrl, { error: "must be an http(s) URL" }).optional(),
+    service: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "must be the name of a service binding" })
+      .optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    transport: z.enum(["streamable-http", "sse"]).optional(),
+    description: z.string().max(500).optional(),
+  })
+  .strict()
+  .refine((s) => (s.url === undefined) !== (s.service === undefined), {
+    error: "needs exactly one of url or service",
+  });
+export type ServerSpec = z.infer<typeof ServerSpec>;
+
+/** A configured upstream, with secrets filled in (host side only: never handed to a sandbox). */
+export interface UpstreamServer {
+  name: string;
+  /** the endpoint; for a service binding, a URL on the binding */
+  url: string;
+  service?: Fetcher;
+  headers: Record<string, string>;
+  transport: "streamable-http" | "sse" | "auto";
+  description?: string;
+  /** SHA-256 of the spec as written (secrets unresolved): cache entries follow config changes */
+  configHash: string;
+}
+
+export interface UpstreamConfig {
+  servers: UpstreamServer[];
+  /** each names the server and field, e.g. `MCP_SERVERS.github.url: must be an http(s) URL` */
+  problems: string[];
+}
+
+/**
+ * Parses `MCP_SERVERS`. A bad server is left out with a problem naming it and the field; the good
+ * ones still work. `${NAME}` in header values is filled from the Worker's secrets/vars.
+ */
+export async function parseMcpServers(raw: unknown, env: Record<string, unknown>): Promise<UpstreamConfig> {
+  if (raw === undefined || raw === "") return { servers: [], problems: [] };
+  let json: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      json = JSON.parse(raw);
+    } catch (err) {
+      return { servers: [], problems: [`MCP_SERVERS: not valid JSON (${(err as Error).message})`] };
+    }
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return {
+      servers: [],
+      problems: ["MCP_SERVERS: must be a JSON object of { <server>: { url | service, … } }"],
+    };
+  }
+  const servers: UpstreamServer[] = [];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(json)) {
+    const where = `MCP_SERVERS.${name}`;
+    if (!SERVER_NAME.test(name)) {
+      problems.push(`${where}: server names must match ${SERVER_NAME.source}`);
+      continue;
+    }
+    const parsed = ServerSpec.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        problems.push(`${[where, ...issue.path].join(".")}: ${issue.message}`);
+      }
+      continue;
+    }
+    const resolved = await resolve(name, parsed.data, env);
+    if (typeof resolved === "string") problems.push(resolved);
+    else servers.push(resolved);
+  }
+  return { servers, problems };
+}
+
+async function resolve(
+  name: string,
+  spec: ServerSpec,
+  env: Record<string, unknown>,
+): Promise<UpstreamServer | string> {
+  const headers: Record<string, string> = {};
+  for (const [header, template] of Object.entries(spec.headers ?? {})) {
+    let missing: string | undefined;
+    headers[header] = template.replace(SECRET_REF, (_, secret: string) => {
+      const value = env[secret];
+      if (typeof value !== "string" || value === "") missing ??= secret;
+      return typeof value === "string" ? value : "";
+    });
+    if (missing) return `MCP_SERVERS.${name}.headers.${header}: references \${${missing}}, which is not set`;
+  }
+  let service: Fetcher | undefined;
+  if (spec.service) {
+    const binding = env[spec.service] as Partial<Fetcher> | undefined;
+    if (typeof binding?.fetch !== "function") {
+      return `MCP_SERVERS.${name}.service: no service binding named ${spec.service}`;
+    }
+    service = binding as Fetcher;
+  }
+  return {
+    name,
+    url: spec.url ?? `https://${spec.service!.toLowerCase()}.internal/mcp`,
+    ...(service ? { service } : {}),
+    headers,
+    transport: spec.transport ?? "auto",
+    ...(spec.description ? { description: spec.description } : {}),
+    configHash: await sha256(JSON.stringify(spec)),
+  };
+}
+
+export async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

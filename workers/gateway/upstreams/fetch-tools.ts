@@ -1,0 +1,46 @@
+import { UpstreamTool } from "../../../shared/contract/tools";
+import type { CacheEntry } from "./cache";
+import { withUpstream } from "./client";
+import type { UpstreamServer } from "./config";
+
+const MAX_PAGES = 50;
+
+/** The upstream's whole tool list (following `nextCursor`), bounded by `timeoutMs` overall. */
+export async function fetchTools(server: UpstreamServer, timeoutMs: number): Promise<CacheEntry> {
+  return withDeadline(
+    withUpstream(server, timeoutMs, async (client) => {
+      const tools: UpstreamTool[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const res = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+        for (const tool of res.tools) {
+          const parsed = UpstreamTool.safeParse(tool);
+          if (parsed.success) tools.push(parsed.data);
+        }
+        cursor = res.nextCursor;
+        if (!cursor) break;
+      }
+      const info = client.getServerVersion();
+      return {
+        fetchedAt: Date.now(),
+        tools,
+        ...(info ? { server: { name: info.name, version: info.version } } : {}),
+      };
+    }),
+    timeoutMs,
+    `${server.name}: tools/list did not finish within ${timeoutMs} ms`,
+  );
+}
+
+export function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export function describeFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+}
