@@ -1,5 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens } from "../../scripts/lib/tokens.mjs";
+import { root } from "../../scripts/lib/wrangler-dev.mjs";
 import { AUTH, connect, execute, gatewayUrl } from "./client";
 
 // Upstreams: `demo` (workers/demo-upstream, service binding) and `everything`
@@ -25,9 +29,12 @@ async function searchTools(args: Record<string, unknown>): Promise<Listed> {
 }
 
 describe("tier 1", () => {
-  it("shows the model three small tools whatever the upstreams hold", async () => {
+  it("shows the model three small tools, ≤ 1,000 tokens (cl100k), whatever the upstreams hold", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["execute", "get_tool_definition", "search_tools"]);
+    expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(1_000);
+    const upstream = await searchTools({ detail: "full", limit: 100 });
+    expect(upstream.total).toBeGreaterThan(15);
   });
 });
 
@@ -161,13 +168,17 @@ return { first: found.tools[0].name, hasTs: typeof def.typescript };`,
     expect(r.result).toEqual({ first: "everything.echo", hasTs: "string" });
   });
 
-  it("does the demo task in one execution and returns only the answer", async () => {
-    const r = await execute(client, {
-      code: `const first = await tools.demo.list_tickets({ status: "open", priority: "urgent", limit: 100 });
-return { total: first.total, sample: first.tickets.slice(0, 2).map((t: { id: string }) => t.id) };`,
-    });
+  it("does the README's demo task in one execution and returns only the answer", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const code = /## Try it[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code).toBeDefined();
+    const r = await execute(client, { code: code! });
     expect(r.error).toBeUndefined();
-    expect(r.result).toMatchObject({ total: expect.any(Number), sample: expect.any(Array) });
+    const rows = r.result as Array<{ name: string; email: string; open: number }>;
+    expect(rows).toHaveLength(5);
+    expect(rows[0]).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@"), open: expect.any(Number) });
+    expect(rows.map((row) => row.open)).toEqual([...rows.map((row) => row.open)].sort((a, b) => b - a));
+    expect(r.stats.toolCalls).toBeGreaterThanOrEqual(6);
   });
 });
 

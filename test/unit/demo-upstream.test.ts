@@ -62,7 +62,10 @@ interface CustomerPage {
   nextCursor?: string;
 }
 
-const shared = demo(); // read-only tests share one store
+// Read-only tests share one store. Made at import, so this is the first (cold) generation in the isolate.
+const coldStart = performance.now();
+const shared = demo();
+const coldMs = performance.now() - coldStart;
 
 describe("demo upstream: dataset", () => {
   it("is large, deterministic and quick to generate", () => {
@@ -73,7 +76,9 @@ describe("demo upstream: dataset", () => {
       data = generateDataset();
       timings.push(performance.now() - start);
     }
-    console.log(`generateDataset: ${timings.map((t) => `${t.toFixed(0)} ms`).join(", ")}`);
+    console.log(
+      `first store (cold): ${coldMs.toFixed(0)} ms; generateDataset: ${timings.map((t) => `${t.toFixed(0)} ms`).join(", ")}`,
+    );
     expect(Math.min(...timings)).toBeLessThan(100);
 
     expect(data.customers).toHaveLength(2000);
@@ -95,34 +100,37 @@ describe("demo upstream: dataset", () => {
     const data = generateDataset();
     const customers = new Map(data.customers.map((c) => [c.id, c]));
     const agentNames = new Set(data.agents.map((a) => a.name));
-    const emails = new Set<string>();
+    const isIso = (s: string) => new Date(s).toISOString() === s;
+    const problems: string[] = [];
+    const check = (ok: boolean, what: string) => {
+      if (!ok && problems.length < 10) problems.push(what);
+    };
+
     for (const [i, c] of data.customers.entries()) {
-      expect(c.id).toBe(`cus_${String(i + 1).padStart(5, "0")}`);
-      expect(c.email).toMatch(/^[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+$/);
-      expect(c.phone).toMatch(/^\+[1-9]\d{9,13}$/);
-      expect(c.name).toMatch(/^\S+ \S+$/);
-      expect(c.country).toMatch(/^[A-Z]{2}$/);
-      expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
-      emails.add(c.email);
+      const what = JSON.stringify(c);
+      check(c.id === `cus_${String(i + 1).padStart(5, "0")}`, `id ${what}`);
+      check(/^[a-z0-9.]+@[a-z0-9.-]+\.[a-z]+$/.test(c.email), `email ${what}`);
+      check(/^\+[1-9]\d{9,13}$/.test(c.phone), `phone ${what}`);
+      check(/^\S+ \S+$/.test(c.name), `name ${what}`);
+      check(/^[A-Z]{2}$/.test(c.country), `country ${what}`);
+      check(isIso(c.createdAt), `createdAt ${what}`);
     }
-    expect(emails.size).toBe(data.customers.length);
+    expect(new Set(data.customers.map((c) => c.email)).size).toBe(data.customers.length);
 
     let previous = "";
     for (const [i, t] of data.tickets.entries()) {
-      expect(t.id).toBe(`tkt_${String(i + 1).padStart(6, "0")}`);
+      const what = JSON.stringify(t);
       const customer = customers.get(t.customerId);
-      expect(customer).toBeDefined();
-      expect(new Date(t.createdAt).toISOString()).toBe(t.createdAt);
-      expect(new Date(t.updatedAt).toISOString()).toBe(t.updatedAt);
-      expect(t.createdAt >= previous).toBe(true);
-      expect(t.createdAt >= customer!.createdAt).toBe(true);
-      expect(t.updatedAt >= t.createdAt).toBe(true);
-      expect(t.subject).not.toMatch(/[{}]/);
-      expect(t.body).not.toMatch(/[{}]/);
-      expect(new Set(t.tags).size).toBe(t.tags.length);
-      if (t.assignee !== null) expect(agentNames.has(t.assignee)).toBe(true);
+      check(t.id === `tkt_${String(i + 1).padStart(6, "0")}`, `id ${what}`);
+      check(customer !== undefined && t.createdAt >= customer.createdAt, `customer ${what}`);
+      check(isIso(t.createdAt) && isIso(t.updatedAt) && t.updatedAt >= t.createdAt, `times ${what}`);
+      check(t.createdAt >= previous, `order ${what}`);
+      check(!/[{}]/.test(t.subject + t.body), `placeholder left ${what}`);
+      check(new Set(t.tags).size === t.tags.length && t.tags.length > 0, `tags ${what}`);
+      check(t.assignee === null || agentNames.has(t.assignee), `assignee ${what}`);
       previous = t.createdAt;
     }
+    expect(problems).toEqual([]);
     const statuses = new Set(data.tickets.map((t) => t.status));
     expect([...statuses].sort()).toEqual(["closed", "open", "pending", "resolved"]);
 

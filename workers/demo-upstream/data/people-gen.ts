@@ -1,10 +1,11 @@
 import { type Agent, type Customer, type Plan, TEAMS, type Team } from "../schemas";
 import { COMPANIES, COUNTRIES, FIRST_NAMES, LAST_NAMES, PERSONAL_DOMAINS } from "./people";
-import type { Random } from "./random";
+import { type Random, Weighted } from "./random";
 import { DAY_MS, isoTime } from "./time";
 
 const CUSTOMERS_SINCE = Date.UTC(2021, 0, 1);
-const PLAN_WEIGHTS: Record<Plan, number> = { free: 55, pro: 35, enterprise: 10 };
+const PLANS = Weighted.of<Plan>({ free: 55, pro: 35, enterprise: 10 });
+const COUNTRY_MIX = new Weighted(COUNTRIES, (c) => c.weight);
 const AGENT_DOMAIN = "brightdesk.io";
 
 const slugs = new Map<string, string>();
@@ -41,8 +42,8 @@ export function generateCustomers(rng: Random, count: number, nowMs: number): Cu
     const first = rng.pick(FIRST_NAMES);
     const last = rng.pick(LAST_NAMES);
     const company = rng.pick(COMPANIES);
-    const plan = rng.weighted(PLAN_WEIGHTS);
-    const country = rng.weightedItem(COUNTRIES, (c) => c.weight);
+    const plan = PLANS.pick(rng);
+    const country = COUNTRY_MIX.pick(rng);
     const personal = plan === "free" && rng.chance(0.5);
     const local = rng.chance(0.7)
       ? `${emailSlug(first)}.${emailSlug(last)}`

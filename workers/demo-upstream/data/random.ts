@@ -44,36 +44,42 @@ export class Random {
     return items[Math.floor(this.next() * items.length)]!;
   }
 
-  /** Picks a key with probability proportional to its weight. */
-  weighted<K extends string>(weights: Readonly<Record<K, number>>): K {
-    let total = 0;
-    for (const key in weights) total += weights[key];
-    let r = this.next() * total;
-    let last: K | undefined;
-    for (const key in weights) {
-      r -= weights[key];
-      last = key;
-      if (r < 0) return key;
-    }
-    return last!;
-  }
-
-  /** Picks an item with probability proportional to `weight(item)`. */
-  weightedItem<T>(items: readonly T[], weight: (item: T) => number): T {
-    let total = 0;
-    for (const item of items) total += weight(item);
-    let r = this.next() * total;
-    for (const item of items) {
-      r -= weight(item);
-      if (r < 0) return item;
-    }
-    return items[items.length - 1]!;
-  }
-
   /** A string of `count` random decimal digits. */
   digits(count: number): string {
     let out = "";
     for (let i = 0; i < count; i++) out += Math.floor(this.next() * 10);
     return out;
+  }
+}
+
+/** A fixed weighted choice, prepared once: each pick is one draw and a short scan. */
+export class Weighted<T> {
+  private readonly items: readonly T[];
+  private readonly bounds: Float64Array;
+
+  constructor(items: readonly T[], weight: (item: T) => number) {
+    this.items = items;
+    const weights = items.map(weight);
+    const total = weights.reduce((sum, w) => sum + w, 0);
+    this.bounds = new Float64Array(items.length);
+    let sum = 0;
+    weights.forEach((w, i) => {
+      sum += w;
+      this.bounds[i] = sum / total;
+    });
+  }
+
+  /** Over the keys of a `{ key: weight }` record. */
+  static of<K extends string>(weights: Readonly<Record<K, number>>): Weighted<K> {
+    const keys = Object.keys(weights) as K[];
+    return new Weighted(keys, (k) => weights[k]);
+  }
+
+  pick(rng: Random): T {
+    const r = rng.float();
+    const last = this.items.length - 1;
+    let i = 0;
+    while (i < last && r >= this.bounds[i]!) i++;
+    return this.items[i]!;
   }
 }

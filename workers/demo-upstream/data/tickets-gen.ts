@@ -1,7 +1,7 @@
 import type { Agent, Customer, Priority, Team, Ticket, TicketStatus } from "../schemas";
 import { activitySummary, conversationRandom } from "./comments-gen";
 import { emailSlug } from "./people-gen";
-import type { Random } from "./random";
+import { type Random, Weighted } from "./random";
 import { DAY_MS, HOUR_MS, isoTime } from "./time";
 import {
   BROWSERS,
@@ -12,23 +12,22 @@ import {
   INTEGRATIONS,
   MONTHS,
   TOPICS,
-  type Topic,
 } from "./topics";
 
 const TICKET_WINDOW_MS = 365 * DAY_MS;
 
-const PRIORITY_WEIGHTS: Record<"enterprise" | "other", Record<Priority, number>> = {
-  enterprise: { low: 10, normal: 40, high: 33, urgent: 17 },
-  other: { low: 22, normal: 52, high: 19, urgent: 7 },
+const PRIORITY: Record<"enterprise" | "other", Weighted<Priority>> = {
+  enterprise: Weighted.of({ low: 10, normal: 40, high: 33, urgent: 17 }),
+  other: Weighted.of({ low: 22, normal: 52, high: 19, urgent: 7 }),
 };
 
 /** Younger tickets are still open; old ones are mostly closed. */
-const NEW: Record<TicketStatus, number> = { open: 60, pending: 30, resolved: 10, closed: 0 };
-const RECENT: Record<TicketStatus, number> = { open: 25, pending: 25, resolved: 40, closed: 10 };
-const OLD: Record<TicketStatus, number> = { open: 4, pending: 6, resolved: 20, closed: 70 };
-const statusWeights = (ageDays: number) => (ageDays < 3 ? NEW : ageDays < 14 ? RECENT : OLD);
+const NEW = Weighted.of<TicketStatus>({ open: 60, pending: 30, resolved: 10, closed: 0 });
+const RECENT = Weighted.of<TicketStatus>({ open: 25, pending: 25, resolved: 40, closed: 10 });
+const OLD = Weighted.of<TicketStatus>({ open: 4, pending: 6, resolved: 20, closed: 70 });
+const statusMix = (ageDays: number) => (ageDays < 3 ? NEW : ageDays < 14 ? RECENT : OLD);
 
-const topicWeight = (t: Topic): number => t.weight;
+const TOPIC_MIX = new Weighted(TOPICS, (t) => t.weight);
 
 /** A resolver for a ticket's {placeholders}: each value is drawn once, so subject and body agree. */
 function placeholders(rng: Random, customer: Customer): (key: string) => string {
@@ -122,13 +121,13 @@ export function generateTickets(
     while (signedUp < customers.length && signups[signedUp]! <= at) signedUp++;
     // Any customer who had signed up, skewed towards long-standing ones, who write in more often.
     const customer = customers[Math.floor(Math.max(signedUp, 1) * rng.float() ** 1.4)]!;
-    const topic = rng.weightedItem(TOPICS, topicWeight);
+    const topic = TOPIC_MIX.pick(rng);
     const [subject, body] = rng.pick(topic.cases);
     const value = placeholders(rng, customer);
     const followUp = rng.chance(0.5) ? ` ${rng.pick(FOLLOW_UPS)}` : "";
     const ageDays = (nowMs - at) / DAY_MS;
-    const status = rng.weighted(statusWeights(ageDays));
-    const priority = rng.weighted(PRIORITY_WEIGHTS[customer.plan === "enterprise" ? "enterprise" : "other"]);
+    const status = statusMix(ageDays).pick(rng);
+    const priority = PRIORITY[customer.plan === "enterprise" ? "enterprise" : "other"].pick(rng);
     const tags = [...topic.tags];
     if (topic.tags.includes("integration")) tags.push(emailSlug(value("integration")));
     if (customer.plan === "enterprise" && rng.chance(0.6)) tags.push("vip");
