@@ -1,7 +1,7 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { countTokens } from "../../scripts/lib/tokens.mjs";
 import { root } from "../../scripts/lib/wrangler-dev.mjs";
 import { AUTH, connect, execute, gatewayUrl } from "./client";
@@ -128,6 +128,12 @@ return { a, b, c, d };`,
     expect(r.stats.calls?.every((c) => c.ok && c.ms >= 0)).toBe(true);
   });
 
+  it("reaches a server that only speaks legacy SSE, by falling back", async () => {
+    const r = await execute(client, { code: "return await tools.legacy.echo({ message: 'old' });" });
+    expect(r.error).toBeUndefined();
+    expect(r.result).toBe("Echo: old");
+  });
+
   it("returns structuredContent when a tool gives it", async () => {
     const r = await execute(client, {
       code: "return await tools.everything.get_structured_content({ location: 'Chicago' });",
@@ -176,7 +182,11 @@ return { first: found.tools[0].name, hasTs: typeof def.typescript };`,
     expect(r.error).toBeUndefined();
     const rows = r.result as Array<{ name: string; email: string; open: number }>;
     expect(rows).toHaveLength(5);
-    expect(rows[0]).toMatchObject({ name: expect.any(String), email: expect.stringContaining("@"), open: expect.any(Number) });
+    expect(rows[0]).toMatchObject({
+      name: expect.any(String),
+      email: expect.stringContaining("@"),
+      open: expect.any(Number),
+    });
     expect(rows.map((row) => row.open)).toEqual([...rows.map((row) => row.open)].sort((a, b) => b - a));
     expect(r.stats.toolCalls).toBeGreaterThanOrEqual(6);
   });

@@ -12,15 +12,17 @@ declare module "vitest" {
   }
 }
 
-/** A real upstream: the reference `server-everything` over streamable HTTP, on a free port. */
-async function startEverything(): Promise<{ url: string; child: ChildProcess }> {
+/** A real upstream: the reference `server-everything` (streamable HTTP or legacy SSE), on a free port. */
+async function startEverything(
+  transport: "streamableHttp" | "sse",
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const script = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-  const child = spawn(process.execPath, [script, "streamableHttp"], {
+  const child = spawn(process.execPath, [script, transport], {
     env: { ...process.env, PORT: String(port) },
     stdio: "ignore",
   });
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const url = `http://127.0.0.1:${port}/${transport === "sse" ? "sse" : "mcp"}`;
   for (let i = 0; i < 100; i++) {
     const res = await fetch(url, { method: "GET" }).catch(() => undefined);
     if (res) return { url, child };
@@ -31,14 +33,17 @@ async function startEverything(): Promise<{ url: string; child: ChildProcess }> 
 }
 
 /**
- * Gateway + demo upstream in one `wrangler dev`, with server-everything as a second upstream.
+ * Gateway + demo upstream in one `wrangler dev`, with server-everything as two more upstreams: one
+ * over streamable HTTP, one that only speaks the legacy SSE transport (found by fallback).
  * The e2e tests drive it over HTTP as a client would.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const everything = await startEverything();
+  const everything = await startEverything("streamableHttp");
+  const legacy = await startEverything("sse");
   const servers = {
     demo: { service: "DEMO", description: "Demo support desk" },
     everything: { url: everything.url, description: "MCP reference server" },
+    legacy: { url: legacy.url, description: "The reference server over the legacy SSE transport only" },
   };
   const wrangler = await startWranglerDev({
     configs: ["wrangler.toml", "workers/demo-upstream/wrangler.toml"],
@@ -51,5 +56,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await wrangler.stop();
     everything.child.kill("SIGKILL");
+    legacy.child.kill("SIGKILL");
   };
 }

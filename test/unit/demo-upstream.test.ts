@@ -286,6 +286,12 @@ describe("demo upstream: MCP over streamable HTTP", () => {
     expect(await shared.fails("list_tickets", { status: "bogus" })).toMatch(/status/);
     expect(await shared.fails("list_tickets", { statuses: ["open"] })).toMatch(/statuses/);
     expect(await shared.fails("list_tickets", { createdAfter: "last tuesday" })).toMatch(/createdAfter/);
+    expect(await shared.fails("list_tickets", { createdAfter: "2026-02-30" })).toMatch(
+      /"2026-02-30" is not a valid date/,
+    );
+    expect(await shared.fails("ticket_stats", { groupBy: "tag", createdBefore: "2026-13-01" })).toMatch(
+      /not a valid/,
+    );
     expect(await shared.fails("get_ticket", {})).toMatch(/id/);
     expect(await shared.fails("search_tickets", { query: 42 })).toMatch(/query/);
     expect(await shared.fails("no_such_tool", {})).toMatch(/no_such_tool not found/);

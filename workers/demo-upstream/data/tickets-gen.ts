@@ -3,16 +3,7 @@ import { activitySummary, conversationRandom } from "./comments-gen";
 import { emailSlug } from "./people-gen";
 import { type Random, Weighted } from "./random";
 import { DAY_MS, HOUR_MS, isoTime } from "./time";
-import {
-  BROWSERS,
-  DEVICES,
-  EXTRA_TAGS,
-  FEATURES,
-  FOLLOW_UPS,
-  INTEGRATIONS,
-  MONTHS,
-  TOPICS,
-} from "./topics";
+import { BROWSERS, DEVICES, EXTRA_TAGS, FEATURES, FOLLOW_UPS, INTEGRATIONS, MONTHS, TOPICS } from "./topics";
 
 const TICKET_WINDOW_MS = 365 * DAY_MS;
 

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { DemoStore } from "../data/store";
+import type { Customer, Ticket } from "../schemas";
 
 /** Every tool module exports one of these; tools/index.ts registers them all. */
 export type RegisterTool = (server: McpServer, store: DemoStore) => void;
@@ -41,12 +42,25 @@ export const tag = z
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "Tags are 1-32 characters: lowercase letters, digits and dashes")
   .describe('A tag, e.g. "billing" or "vip".');
 
-/** A date ("2026-03-01", midnight UTC) or a date-time with offset ("2026-03-01T12:00:00Z"). */
-export const instant = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+/**
+ * A date ("2026-03-01", midnight UTC) or a date-time with an offset ("2026-03-01T12:00:00Z"). A short
+ * pattern (zod's ISO ones cost ~600 characters per field in tools/list); toIsoBound rejects impossible dates.
+ */
+export const instant = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/,
+    'Expected a date ("2026-03-01") or a date-time with offset ("2026-03-01T12:00:00Z")',
+  );
 
 /** The canonical form stored records use, so bounds compare as strings. */
 export function toIsoBound(value: string): string {
-  return new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString();
+  const month = Number(value.slice(5, 7));
+  const day = new Date(Date.UTC(Number(value.slice(0, 4)), month - 1, Number(value.slice(8, 10))));
+  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(ms) || day.getUTCMonth() !== month - 1)
+    throw new ToolError(`"${value}" is not a valid date`);
+  return new Date(ms).toISOString();
 }
 
 export const dateRange = {
@@ -80,13 +94,13 @@ export function requireAgent(store: DemoStore, name: string): string {
   return agent.name;
 }
 
-export function requireCustomer(store: DemoStore, id: string) {
+export function requireCustomer(store: DemoStore, id: string): Customer {
   const customer = store.customer(id);
   if (!customer) throw new ToolError(`No customer with id "${id}" (ids look like "cus_00042")`);
   return customer;
 }
 
-export function requireTicket(store: DemoStore, id: string) {
+export function requireTicket(store: DemoStore, id: string): Ticket {
   const ticket = store.ticket(id);
   if (!ticket) throw new ToolError(`No ticket with id "${id}" (ids look like "tkt_000123")`);
   return ticket;

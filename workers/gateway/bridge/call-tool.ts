@@ -53,7 +53,7 @@ export async function callTool(
   timeoutMs: number,
 ): Promise<unknown> {
   const tool = findTool(catalog, qualifiedName);
-  const input = args === undefined || args === null ? {} : args;
+  const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
   const problems = argumentErrors(tool, input);
   if (problems.length) {
     throw new ToolCallError(
@@ -84,4 +84,16 @@ export async function callTool(
   if (result.isError)
     throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);
   return unwrapResult(result);
+}
+
+/** Arguments as the upstream will see them (JSON): `undefined` members dropped, Dates as strings. */
+function asJson(name: string, args: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(args));
+  } catch (err) {
+    throw new ToolCallError(
+      "ValidationError",
+      `Invalid arguments for ${name}: not JSON-serializable (${(err as Error).message})`,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
+import { log } from "../../../shared/log";
 import { loadConfig } from "../config";
 import { searchTools, toolDefinition } from "../discovery/service";
 import type { GatewayEnv } from "../env";
@@ -79,6 +80,10 @@ export class ToolBridge extends WorkerEntrypoint<GatewayEnv, BridgeProps> {
       return { ok: true, value: await work() };
     } catch (err) {
       if (err instanceof ToolCallError) return { ok: false, error: { name: err.name, message: err.message } };
+      log("error", "tool bridge failure", {
+        requestId: this.ctx.props.requestId,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
       return {
         ok: false,
         error: {

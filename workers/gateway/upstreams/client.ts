@@ -15,10 +15,13 @@ interface Remembered {
 }
 
 /**
- * Upstream sessions this isolate opened, by server + config. Only ids are kept (I/O objects may not
- * cross requests in Workers): the next request builds a transport with the id and skips initialize.
+ * Idle upstream sessions this isolate opened, by server + config. Only ids are kept (I/O objects may
+ * not cross requests in Workers): the next call builds a transport with the id and skips initialize.
+ * A session is lent to one call at a time: each new client numbers its JSON-RPC requests from 0, so
+ * two concurrent clients on one session would collide on request ids.
  */
-const sessions = new Map<string, Remembered>();
+const idle = new Map<string, Remembered[]>();
+const MAX_IDLE_PER_SERVER = 8;
 /** Servers that answered streamable HTTP with 4xx and spoke legacy SSE instead. */
 const legacySse = new Set<string>();
 
@@ -67,21 +70,28 @@ function newClient(): Client {
 
 const key = (server: UpstreamServer) => `${server.name}:${server.configHash}`;
 
-async function connect(server: UpstreamServer, timeoutMs: number): Promise<Client> {
+interface Lease {
+  client: Client;
+  session?: Remembered;
+  /** the session came from the idle pool (so the upstream may have forgotten it) */
+  reused: boolean;
+}
+
+async function connect(server: UpstreamServer, timeoutMs: number): Promise<Lease> {
   const id = key(server);
   const useSse = server.transport === "sse" || (server.transport === "auto" && legacySse.has(id));
   if (useSse) {
     const client = newClient();
     await client.connect(sse(server), { timeout: timeoutMs });
-    return client;
+    return { client, reused: false };
   }
-  const remembered = sessions.get(id);
+  const remembered = idle.get(id)?.pop();
   if (remembered) {
     const transport = streamable(server, remembered.sessionId);
     transport.setProtocolVersion(remembered.protocolVersion);
     const client = newClient();
     await client.connect(transport, { timeout: timeoutMs });
-    return client;
+    return { client, session: remembered, reused: true };
   }
   const transport = streamable(server);
   const client = newClient();
@@ -92,17 +102,22 @@ async function connect(server: UpstreamServer, timeoutMs: number): Promise<Clien
       const legacy = newClient();
       await legacy.connect(sse(server), { timeout: timeoutMs });
       legacySse.add(id);
-      return legacy;
+      return { client: legacy, reused: false };
     }
     throw err;
   }
-  if (transport.sessionId) {
-    sessions.set(id, {
-      sessionId: transport.sessionId,
-      protocolVersion: transport.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-    });
-  }
-  return client;
+  if (!transport.sessionId) return { client, reused: false };
+  const session = {
+    sessionId: transport.sessionId,
+    protocolVersion: transport.protocolVersion ?? LATEST_PROTOCOL_VERSION,
+  };
+  return { client, session, reused: false };
+}
+
+function release(server: UpstreamServer, session: Remembered): void {
+  const pool = idle.get(key(server)) ?? [];
+  if (pool.length < MAX_IDLE_PER_SERVER) pool.push(session);
+  idle.set(key(server), pool);
 }
 
 function isFallbackStatus(code: number | undefined): boolean {
@@ -110,30 +125,33 @@ function isFallbackStatus(code: number | undefined): boolean {
 }
 
 /**
- * Runs `work` with a connected client and closes it after. A remembered session the upstream no
- * longer knows (404) is forgotten and the work retried once on a fresh one.
+ * Runs `work` with a connected client and closes it after; its session goes back to the idle pool.
+ * A reused session the upstream no longer knows (404) is dropped and the work retried once on a
+ * fresh one.
  */
 export async function withUpstream<T>(
   server: UpstreamServer,
   timeoutMs: number,
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
-  const hadSession = sessions.has(key(server));
-  let client = await connect(server, timeoutMs);
+  let lease = await connect(server, timeoutMs);
   try {
-    return await work(client);
+    const result = await work(lease.client);
+    if (lease.session) release(server, lease.session);
+    return result;
   } catch (err) {
-    if (!hadSession || !(err instanceof StreamableHTTPError) || err.code !== 404) throw err;
-    sessions.delete(key(server));
-    await client.close().catch(() => {});
-    client = await connect(server, timeoutMs);
-    return await work(client);
+    if (!lease.reused || !(err instanceof StreamableHTTPError) || err.code !== 404) throw err;
+    await lease.client.close().catch(() => {});
+    lease = await connect(server, timeoutMs);
+    const result = await work(lease.client);
+    if (lease.session) release(server, lease.session);
+    return result;
   } finally {
-    await client.close().catch(() => {});
+    await lease.client.close().catch(() => {});
   }
 }
 
 export function forgetSessions(): void {
-  sessions.clear();
+  idle.clear();
   legacySse.clear();
 }
