@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Comment, Ticket } from "../schemas";
 import {
+  ADDS,
   agentName,
   NOT_PERSISTED,
   ok,
@@ -33,12 +34,7 @@ export const registerAddTicketComment: RegisterTool = (server, store) => {
       description: `Add an agent reply or internal note to a ticket that is not closed; returns the comment and the updated ticket. ${NOT_PERSISTED}`,
       inputSchema: input,
       outputSchema: { comment: Comment, ticket: Ticket },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: ADDS,
     },
     (args) => {
       const ticket = requireTicket(store, args.ticketId);

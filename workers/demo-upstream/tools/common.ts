@@ -21,6 +21,13 @@ export function ok<T extends Record<string, unknown>>(data: T): CallToolResult &
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+/** Adds data (create, comment): not read-only, not destructive, not idempotent. */
+export const ADDS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 export const NOT_PERSISTED = "Demo data: changes live in this server's memory only and are not persisted.";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PRIORITIES, Ticket } from "../schemas";
 import {
+  ADDS,
   agentName,
   customerId,
   NOT_PERSISTED,
@@ -32,12 +33,7 @@ export const registerCreateTicket: RegisterTool = (server, store) => {
       description: `Open a new ticket (status "open") for an existing customer and return it with its new id. ${NOT_PERSISTED}`,
       inputSchema: input,
       outputSchema: { ticket: Ticket },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: ADDS,
     },
     (args) => {
       const customer = requireCustomer(store, args.customerId);
