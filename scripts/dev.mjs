@@ -14,11 +14,14 @@ const UNRESPONSIVE_AFTER = 4;
 const PROBE_LOG =
   /GET \/live 200|"path":"\/live"|Request\.cf|getaddrinfo ENOTFOUND workers\.cloudflare|at GetAddrInfoReqWrap/;
 
-function banner(url, key) {
+async function banner(url, key) {
   const mcp = `${url}/mcp`;
+  const ready = await fetch(`${url}/ready`).then((r) => r.json()).catch(() => ({}));
+  const upstreams = (ready.upstreams ?? []).map((u) => `${u.name} (${u.state}, ${u.tools} tools)`).join(", ") || "none";
   console.log(`
   MCP gateway ready: ${mcp}
   API key (from .dev.vars): ${key}
+  Upstreams: ${upstreams}
 
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
@@ -34,7 +37,7 @@ async function run() {
   const key = ensureDevKey();
   for (;;) {
     current = await startWranglerDev({ configs: CONFIGS, port, echo: (line) => !PROBE_LOG.test(line) });
-    banner(current.url, key);
+    await banner(current.url, key);
     let misses = 0;
     while (!stopping && current.child.exitCode === null && current.child.signalCode === null) {
       await new Promise((r) => setTimeout(r, WATCH_EVERY_MS));

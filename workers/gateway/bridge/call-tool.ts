@@ -7,6 +7,9 @@ import { describeFailure, withDeadline } from "../upstreams/fetch-tools";
 import { errorText, unwrapResult } from "./unwrap";
 import { argumentErrors } from "./validate";
 
+/** A tool result bigger than this is refused rather than copied into the sandbox. */
+const MAX_RESULT_CHARS = 8_000_000;
+
 /** A failure to hand back to code as a thrown Error (name + message). */
 export class ToolCallError extends Error {
   constructor(name: string, message: string) {
