@@ -3,15 +3,26 @@
 // all served by ONE `wrangler dev` (one workerd). Secondary workers of a multi-config `wrangler dev` are
 // only reachable through service bindings, so workers/bench-codemode is the primary: it routes
 // /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
+// The gateway federates the demo upstream (same workerd, DEMO service binding) and server-everything
+// (a child process), and the bench then prints, from scripts/bench/*.mjs:
+//   1. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
+//   2. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
+//   3. the overhead of an in-code tool call over calling the upstream directly.
 // Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
-// BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays).
+// BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays),
+// BENCH_TOOL_CALLS (100: calls per series in section 3).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readDevKey } from "./lib/dev-vars.mjs";
-import { countTokens } from "./lib/tokens.mjs";
-import { root, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { runDefinitions } from "./bench/definitions.mjs";
+import { connectClient } from "./bench/everything.mjs";
+import { gatewayClient } from "./bench/gateway-client.mjs";
+import { runOverhead } from "./bench/overhead.mjs";
+import { runScenario } from "./bench/scenario.mjs";
+import { startStack } from "./bench/stack.mjs";
+import { summarize } from "./bench/stats.mjs";
+import { root } from "./lib/wrangler-dev.mjs";
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 20, true);
@@ -20,62 +31,48 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   if (!Number.isInteger(n) || n < 1) fail(`BENCH_CONCURRENCY takes positive integers, got "${s}"`);
   return n;
 });
-// wrangler dev prefers .dev.vars (written by `npm run dev`) for the gateway, so use its key when it exists.
-const API_KEY = readDevKey() ?? `bench-${randomUUID()}`;
+const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
+// The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
+// the one it checks.
+const API_KEY = `bench-${randomUUID()}`;
 const GATEWAY_CODE = "return 1 + 1";
 const CODEMODE_CODE = "async () => { return 1 + 1 }";
+// Section 2's direct-calling baseline hands whole tool results back through execute; a page of 100
+// tickets is ~40,000 characters, over the default 24,000-character output cap.
+// Section 3 makes BENCH_TOOL_CALLS calls in one execute.
+const GATEWAY_VARS = {
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL,
+  EXEC_MAX_OUTPUT_CHARS: "1000000",
+  ...(TOOL_CALLS > 200 && { EXEC_MAX_TOOL_CALLS: String(TOOL_CALLS) }),
+};
 
-let base = "";
-let wrangler; // the running `wrangler dev` (scripts/lib/wrangler-dev.mjs)
+let gw; // scripts/bench/gateway-client.mjs, once the stack is up
+let stopStack; // stops everything scripts/bench/stack.mjs started
+let wranglerTail = () => [];
 
 // ---- the three paths under test: each call returns the execution's result object ----
 const sessions = []; // one MCP session (its request headers) per concurrent worker slot
-let rpcId = 0;
 
 const PATHS = [
   {
     name: "gateway MCP tools/call",
     prepare: async (concurrency) => {
-      while (sessions.length < concurrency) sessions.push(await openMcpSession());
+      while (sessions.length < concurrency) sessions.push(await gw.openMcpSession());
     },
     call: async (slot) => {
-      const params = { name: "execute", arguments: { code: GATEWAY_CODE } };
-      const call = { jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params };
-      const body = await post("/mcp", call, sessions[slot]);
-      if (body.error) throw new Error(`MCP tools/call failed: ${JSON.stringify(body.error)}`);
-      return body.result?.structuredContent;
+      const result = await gw.rpc(sessions[slot], "tools/call", {
+        name: "execute",
+        arguments: { code: GATEWAY_CODE },
+      });
+      return result?.structuredContent;
     },
   },
-  { name: "gateway REST /v1/execute", call: () => post("/v1/execute", { code: GATEWAY_CODE }) },
-  { name: "codemode DynamicWorkerExecutor", call: () => post("/codemode/execute", { code: CODEMODE_CODE }) },
+  { name: "gateway REST /v1/execute", call: () => gw.post("/v1/execute", { code: GATEWAY_CODE }) },
+  {
+    name: "codemode DynamicWorkerExecutor",
+    call: () => gw.post("/codemode/execute", { code: CODEMODE_CODE }),
+  },
 ];
-
-async function post(path, payload, headers = {}) {
-  const res = await fetch(base + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": API_KEY, ...headers },
-    body: JSON.stringify(payload),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${text.slice(0, 400)}`);
-  try {
-    return { headers: res.headers, ...(text ? JSON.parse(text) : {}) };
-  } catch {
-    throw new Error(`POST ${path} answered with non-JSON: ${text.slice(0, 400)}`);
-  }
-}
-
-async function openMcpSession() {
-  const headers = { accept: "application/json, text/event-stream" };
-  const clientInfo = { name: "edge-code-mcp-bench", version: "1" };
-  const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo };
-  const init = await post("/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "initialize", params }, headers);
-  const id = init.headers.get("mcp-session-id");
-  if (!id || !init.result) throw new Error(`MCP initialize gave no session: ${JSON.stringify(init)}`);
-  const session = { ...headers, "mcp-session-id": id, "mcp-protocol-version": init.result.protocolVersion };
-  await post("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, session);
-  return session;
-}
 
 // ---- measurement ----
 async function run(path, concurrency, count) {
@@ -96,35 +93,6 @@ async function run(path, concurrency, count) {
   };
   await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot)));
   return { latencies, seconds: (performance.now() - started) / 1000 };
-}
-
-function summarize({ latencies, seconds }) {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const pct = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-  return { p50: pct(50), p90: pct(90), p99: pct(99), perSecond: sorted.length / seconds };
-}
-
-// ---- wrangler dev lifecycle ----
-async function startWrangler() {
-  // `--var` only reaches the primary worker, so DEV_API_KEY goes in as a process-env secret, which
-  // wrangler hands to every worker; the child gets a minimal environment so nothing else leaks in.
-  const env = {
-    CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
-    DEV_API_KEY: API_KEY,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL,
-  };
-  for (const key of Object.keys(process.env)) {
-    if (!["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"].includes(key)) env[key] = undefined;
-  }
-  const configs = ["workers/bench-codemode/wrangler.toml", "wrangler.toml"];
-  wrangler = await startWranglerDev({ configs, env, persist: "temp" });
-  base = wrangler.url;
-}
-
-async function stopWrangler() {
-  const running = wrangler;
-  wrangler = undefined;
-  await running?.stop();
 }
 
 // ---- main ----
@@ -148,25 +116,9 @@ const cells = (...values) =>
 const line = (name, concurrency, ...values) =>
   `${name.padEnd(32)}${String(concurrency).padStart(5)}${cells(...values)}`;
 
-async function main() {
-  console.log(`starting wrangler dev (gateway + bench-codemode in one workerd process)...`);
-  await startWrangler();
-  const health = await (await fetch(`${base}/health`)).json();
-  const codemodeLive = await fetch(`${base}/codemode/live`).then((r) => r.json());
-  if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
-  const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
-  console.log(
-    `${versions}, node ${process.version}; gateway auth: ${health.auth}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "info (default)"}`,
-  );
-  const session = await openMcpSession();
-  const listed = await post("/mcp", { jsonrpc: "2.0", id: ++rpcId, method: "tools/list" }, session);
-  const tier1 = JSON.stringify(listed.result.tools);
-  console.log(
-    `tier-1 tools/list: ${listed.result.tools.length} tools, ${tier1.length} chars, ${countTokens(tier1)} tokens (cl100k)`,
-  );
-  console.log(`${REQUESTS} requests per level after ${WARMUP} warm-up; code "${GATEWAY_CODE}"`);
+async function latencies() {
+  console.log(`\n${REQUESTS} requests per level after ${WARMUP} warm-up; code "${GATEWAY_CODE}"`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate\n");
-
   const ratios = [];
   console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s"));
   for (const concurrency of LEVELS) {
@@ -189,25 +141,63 @@ async function main() {
   console.log(ratios.join("\n"));
 }
 
+async function main() {
+  console.log(
+    "starting server-everything and wrangler dev (bench-codemode + gateway + demo upstream in one workerd)...",
+  );
+  const stack = await startStack({
+    apiKey: API_KEY,
+    vars: GATEWAY_VARS,
+    track: (stop) => {
+      stopStack = stop;
+    },
+  });
+  wranglerTail = () => stack.wrangler.tail;
+  gw = gatewayClient(stack.base, API_KEY);
+  const codemodeLive = await fetch(`${stack.base}/codemode/live`).then((r) => r.json());
+  if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
+  const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
+  console.log(
+    `${versions}, node ${process.version}; gateway auth: ${stack.upstreams.health.auth}; LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "info (default)"}`,
+  );
+  const upstreams = stack.upstreams.ready.upstreams.map((u) => `${u.name} (${u.state}, ${u.tools} tools)`);
+  console.log(
+    `gateway upstreams (/ready): ${upstreams.join(", ")}; EXEC_MAX_OUTPUT_CHARS ${GATEWAY_VARS.EXEC_MAX_OUTPUT_CHARS}`,
+  );
+
+  await latencies();
+
+  const session = await gw.openMcpSession();
+  const everythingClient = await connectClient(stack.everything.url);
+  try {
+    const { tier1Tokens, demo } = await runDefinitions({ gw, session, everythingClient });
+    await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
+    await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
+  } finally {
+    await everythingClient.close().catch(() => {});
+  }
+}
+
 let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
     interrupted = true;
-    console.error(`\nbench: ${signal}, stopping wrangler dev`);
-    stopWrangler().finally(() => process.exit(130));
+    console.error(`\nbench: ${signal}, stopping wrangler dev and server-everything`);
+    Promise.resolve(stopStack?.()).finally(() => process.exit(130));
   });
 }
 
 main().then(
   async () => {
-    await stopWrangler();
+    await stopStack?.();
     process.exit(0);
   },
   async (err) => {
-    if (interrupted) return; // the signal handler stops wrangler and exits
-    console.error(`\nbench failed: ${err instanceof Error ? err.message : err}`);
-    if (wrangler?.tail.length) console.error(`--- last wrangler dev output ---\n${wrangler.tail.join("\n")}`);
-    await stopWrangler();
+    if (interrupted) return; // the signal handler stops everything and exits
+    console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : err}`);
+    const tail = err?.wranglerTail ?? wranglerTail();
+    if (tail.length) console.error(`--- last wrangler dev output ---\n${tail.join("\n")}`);
+    await stopStack?.();
     process.exit(1);
   },
 );

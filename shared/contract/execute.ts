@@ -10,7 +10,7 @@ export const executeInputShape = {
       "Body of an async function: top-level await works, `return` gives the result. A whole `async () => { … }` expression is accepted too.",
     ),
   language: z.enum(LANGUAGES).optional().describe("Default typescript."),
-  timeoutMs: z.number().int().positive().optional().describe("Wall-clock limit for this call."),
+  timeoutMs: z.number().positive().optional().describe("Wall-clock limit in ms."),
 };
 export const ExecuteInput = z.object(executeInputShape).strict();
 export type ExecuteInput = z.infer<typeof ExecuteInput>;
@@ -18,8 +18,9 @@ export type ExecuteInput = z.infer<typeof ExecuteInput>;
 export const ExecutionError = z.object({
   name: z.string(),
   message: z.string(),
-  line: z.number().int().optional(),
-  column: z.number().int().optional(),
+  // Plain numbers: `.int()` would put ±2^53 bounds into the JSON Schema every client loads.
+  line: z.number().optional(),
+  column: z.number().optional(),
   stack: z.string().optional(),
 });
 export type ExecutionError = z.infer<typeof ExecutionError>;
@@ -30,7 +31,7 @@ export const executeResultShape = {
   error: ExecutionError.optional(),
   stats: z.object({
     durationMs: z.number(),
-    toolCalls: z.number().int(),
+    toolCalls: z.number(),
     truncated: z.boolean(),
     calls: z.array(z.object({ name: z.string(), ms: z.number(), ok: z.boolean() })).optional(),
   }),
