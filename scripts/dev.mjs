@@ -16,8 +16,11 @@ const PROBE_LOG =
 
 async function banner(url, key) {
   const mcp = `${url}/mcp`;
-  const ready = await fetch(`${url}/ready`).then((r) => r.json()).catch(() => ({}));
-  const upstreams = (ready.upstreams ?? []).map((u) => `${u.name} (${u.state}, ${u.tools} tools)`).join(", ") || "none";
+  const ready = await fetch(`${url}/ready`)
+    .then((r) => r.json())
+    .catch(() => ({}));
+  const upstreams =
+    (ready.upstreams ?? []).map((u) => `${u.name} (${u.state}, ${u.tools} tools)`).join(", ") || "none";
   console.log(`
   MCP gateway ready: ${mcp}
   API key (from .dev.vars): ${key}

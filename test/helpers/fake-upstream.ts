@@ -33,6 +33,7 @@ export function fakeUpstream(name = "fake") {
         content: [{ type: "text", text: "nope" }],
         isError: true,
       }));
+      server.registerTool("hang", { description: "Never answers." }, () => new Promise<never>(() => {}));
       for (let i = 0; i < state.extraTools; i++) {
         server.registerTool(`extra_${i}`, { description: `Extra tool ${i}.` }, async () => ({
           content: [{ type: "text", text: `${i}` }],

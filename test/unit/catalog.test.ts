@@ -31,14 +31,14 @@ describe("schema cache", () => {
     const up = fakeUpstream();
     const server = await upstreamServer("one", up.fetcher);
     const first = await loadCatalog(deps([server]));
-    expect(first.servers[0]).toMatchObject({ name: "one", state: "ok", tools: 2 });
-    expect(first.tools.map((t) => t.qualifiedName)).toEqual(["one.add", "one.fail"]);
+    expect(first.servers[0]).toMatchObject({ name: "one", state: "ok", tools: 3 });
+    expect(first.tools.map((t) => t.qualifiedName)).toEqual(["one.add", "one.fail", "one.hang"]);
     const stored = await env.SCHEMA_CACHE.get(cacheKey("test", "one", server.configHash), "json");
-    expect(stored).toMatchObject({ tools: [{ name: "add" }, { name: "fail" }] });
+    expect(stored).toMatchObject({ tools: [{ name: "add" }, { name: "fail" }, { name: "hang" }] });
     up.state.down = true;
     forgetMemo();
     const second = await loadCatalog(deps([server]));
-    expect(second.servers[0]).toMatchObject({ state: "ok", tools: 2 });
+    expect(second.servers[0]).toMatchObject({ state: "ok", tools: 3 });
   });
 
   it("refreshes in the background before expiry and picks up changes", async () => {
@@ -51,11 +51,11 @@ describe("schema cache", () => {
     await env.SCHEMA_CACHE.put(key, JSON.stringify({ ...entry, fetchedAt: Date.now() - 3000_000 }));
     forgetMemo();
     const during = await loadCatalog(deps([server]));
-    expect(during.servers[0]).toMatchObject({ state: "ok", tools: 2 });
+    expect(during.servers[0]).toMatchObject({ state: "ok", tools: 3 });
     expect(background).toHaveLength(1);
     await Promise.all(background);
     forgetMemo();
-    expect((await loadCatalog(deps([server]))).servers[0]).toMatchObject({ state: "ok", tools: 5 });
+    expect((await loadCatalog(deps([server]))).servers[0]).toMatchObject({ state: "ok", tools: 6 });
   });
 
   it("serves the stale list and says so when the refresh fails", async () => {
@@ -68,16 +68,16 @@ describe("schema cache", () => {
     up.state.down = true;
     forgetMemo();
     const expired = await loadCatalog(deps([server]));
-    expect(expired.servers[0]).toMatchObject({ state: "stale", tools: 2 });
+    expect(expired.servers[0]).toMatchObject({ state: "stale", tools: 3 });
     await Promise.all(background);
     forgetMemo();
     const after = await loadCatalog(deps([server]));
     expect(after.servers[0]).toMatchObject({
       state: "stale",
-      tools: 2,
+      tools: 3,
       error: expect.stringMatching(/^refresh failed: /),
     });
-    expect(after.tools).toHaveLength(2);
+    expect(after.tools).toHaveLength(3);
   });
 
   it("marks a dead upstream failing without holding up the others", async () => {
@@ -87,7 +87,7 @@ describe("schema cache", () => {
     const servers = [await upstreamServer("good", good.fetcher), await upstreamServer("bad", bad.fetcher)];
     const catalog = await loadCatalog(deps(servers));
     expect(catalog.servers).toEqual([
-      expect.objectContaining({ name: "good", state: "ok", tools: 2 }),
+      expect.objectContaining({ name: "good", state: "ok", tools: 3 }),
       expect.objectContaining({ name: "bad", state: "failing", tools: 0, error: expect.any(String) }),
     ]);
   });
@@ -121,5 +121,16 @@ describe("calls", () => {
       /There is no server "nope"; servers: calc/,
     );
     expect(up.state.calls).toBe(1);
+  });
+
+  it("ends a call the upstream never answers at the call timeout, naming the tool", async () => {
+    const up = fakeUpstream();
+    const servers = [await upstreamServer("slow", up.fetcher)];
+    const catalog = await loadCatalog(deps(servers));
+    const started = Date.now();
+    await expect(callTool(catalog, servers, "slow.hang", {}, 300)).rejects.toThrow(
+      /^slow\.hang failed: .*(timed out|Request timed out)/i,
+    );
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
