@@ -86,7 +86,15 @@ export async function callTool(
   }
   if (result.isError)
     throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);
-  return unwrapResult(result);
+  const value = unwrapResult(result);
+  const size = JSON.stringify(value ?? null).length;
+  if (size > MAX_RESULT_CHARS) {
+    throw new ToolCallError(
+      "UpstreamError",
+      `${tool.qualifiedName} returned ${size} characters; the most a sandbox accepts is ${MAX_RESULT_CHARS}`,
+    );
+  }
+  return value;
 }
 
 /** Arguments as the upstream will see them (JSON): `undefined` members dropped, Dates as strings. */
