@@ -61,6 +61,12 @@ describe("MCP streamable HTTP: sessions", () => {
     expect(JSON.stringify(await body(res))).toMatch(/Unsupported protocol version/);
   });
 
+  it("opens no session when initialize fails", async () => {
+    const res = await rpc("initialize", { protocolVersion: 7 });
+    expect(res.headers.get("Mcp-Session-Id")).toBeNull();
+    expect(await body(res)).toMatchObject({ error: { code: expect.any(Number) } });
+  });
+
   it("negotiates an older protocol version", async () => {
     const res = await rpc("initialize", {
       protocolVersion: "2025-03-26",

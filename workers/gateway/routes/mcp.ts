@@ -1,5 +1,4 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
@@ -42,8 +41,9 @@ export const mcpRoutes = new Hono<AppEnv>()
     try {
       const res = await transport.handleRequest(c.req.raw, { parsedBody: body });
       if (!init || !res.ok) return res;
-      const id = newSessionId();
       const negotiated = await negotiatedVersion(res);
+      if (negotiated === undefined) return res;
+      const id = newSessionId();
       const now = Date.now();
       const name = init.clientInfo?.name;
       const version = init.clientInfo?.version;
@@ -77,12 +77,13 @@ export const mcpRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   });
 
-async function negotiatedVersion(res: Response): Promise<string> {
+/** The version an initialize result agreed on; undefined when initialize failed (no session then). */
+async function negotiatedVersion(res: Response): Promise<string | undefined> {
   try {
     const body = (await res.clone().json()) as { result?: { protocolVersion?: unknown } };
     const version = body.result?.protocolVersion;
-    return typeof version === "string" ? version : LATEST_PROTOCOL_VERSION;
+    return typeof version === "string" ? version : undefined;
   } catch {
-    return LATEST_PROTOCOL_VERSION;
+    return undefined;
   }
 }
