@@ -11,6 +11,7 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
+      main: "./test/helpers/test-main.ts",
       miniflare: {
         bindings: { DEV_API_KEY: TEST_API_KEY },
         // The demo upstream runs beside the gateway only under wrangler dev (end-to-end tests);

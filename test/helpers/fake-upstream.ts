@@ -1,5 +1,7 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { z } from "zod";
 import { sha256, type UpstreamServer } from "../../workers/gateway/upstreams/config";
@@ -56,4 +58,26 @@ export async function upstreamServer(name: string, fetcher: Fetcher): Promise<Up
     transport: "streamable-http",
     configHash: await sha256(`${name}-${crypto.randomUUID()}`),
   };
+}
+
+/** An upstream whose tools/list comes in pages of `pageSize` (the SDK's McpServer never pages). */
+export function pagedUpstream(total: number, pageSize: number): Fetcher {
+  return {
+    async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+      const server = new Server({ name: "paged", version: "1.0.0" }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+        const start = Number(request.params?.cursor ?? 0);
+        const tools = Array.from({ length: Math.min(pageSize, total - start) }, (_, i) => ({
+          name: `tool_${start + i}`,
+          description: `Tool number ${start + i}.`,
+          inputSchema: { type: "object" as const },
+        }));
+        const next = start + pageSize;
+        return next < total ? { tools, nextCursor: String(next) } : { tools };
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      await server.connect(transport);
+      return transport.handleRequest(new Request(input, init));
+    },
+  } as unknown as Fetcher;
 }

@@ -5,7 +5,7 @@ import { cacheKey, forgetMemo } from "../../workers/gateway/upstreams/cache";
 import { type CatalogDeps, loadCatalog } from "../../workers/gateway/upstreams/catalog";
 import { forgetSessions } from "../../workers/gateway/upstreams/client";
 import type { UpstreamServer } from "../../workers/gateway/upstreams/config";
-import { fakeUpstream, upstreamServer } from "../helpers/fake-upstream";
+import { fakeUpstream, pagedUpstream, upstreamServer } from "../helpers/fake-upstream";
 
 const background: Promise<unknown>[] = [];
 function deps(servers: UpstreamServer[], over: Partial<CatalogDeps> = {}): CatalogDeps {
@@ -90,6 +90,12 @@ describe("schema cache", () => {
       expect.objectContaining({ name: "good", state: "ok", tools: 3 }),
       expect.objectContaining({ name: "bad", state: "failing", tools: 0, error: expect.any(String) }),
     ]);
+  });
+
+  it("follows tools/list pagination", async () => {
+    const catalog = await loadCatalog(deps([await upstreamServer("paged", pagedUpstream(250, 40))]));
+    expect(catalog.servers[0]).toMatchObject({ state: "ok", tools: 250 });
+    expect(catalog.tools.at(-1)?.qualifiedName).toBe("paged.tool_249");
   });
 
   it("bounds a hanging upstream by the timeout", async () => {

@@ -31,6 +31,15 @@ export function findTool(catalog: Catalog, qualifiedName: string): CatalogTool {
   const mapped = catalog.tools.find((t) => t.server === server && jsIdentifier(t.name) === name);
   if (mapped) return mapped;
   const state = catalog.servers.find((s) => s.name === server);
+  const misconfigured = catalog.problems?.find(
+    (p) => p.startsWith(`MCP_SERVERS.${server}.`) || p.startsWith(`MCP_SERVERS.${server}:`),
+  );
+  if (!state && misconfigured) {
+    throw new ToolCallError(
+      "ConfigError",
+      `${qualifiedName}: server "${server}" is misconfigured (${misconfigured})`,
+    );
+  }
   if (state?.state === "failing") {
     throw new ToolCallError(
       "UpstreamError",

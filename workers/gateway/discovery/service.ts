@@ -40,7 +40,7 @@ const SUMMARY_CHARS = 200;
 /** `search_tools`, `GET /v1/tools` and in-code `searchTools`: one implementation. */
 export function searchTools(catalog: Catalog, input: SearchInput): SearchResult {
   const detail: DetailLevel = input.detail ?? "summary";
-  const warnings = catalogWarnings(catalog);
+  const warnings = [...catalogWarnings(catalog), ...(catalog.problems ?? [])];
   if (input.server && !catalog.servers.some((s) => s.name === input.server)) {
     warnings.push(
       `unknown server "${input.server}"; servers: ${catalog.servers.map((s) => s.name).join(", ") || "none"}`,

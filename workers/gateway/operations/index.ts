@@ -21,10 +21,7 @@ export function execute(scope: RequestScope, input: ExecuteInput): Promise<Execu
 /** `search_tools` (MCP tool and GET /v1/tools). */
 export async function search(scope: RequestScope, input: SearchInput): Promise<SearchResult> {
   const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil);
-  const result = searchTools(await upstreams.catalog(), input);
-  return upstreams.problems.length
-    ? { ...result, warnings: [...(result.warnings ?? []), ...upstreams.problems] }
-    : result;
+  return searchTools(await upstreams.catalog(), input);
 }
 
 /** `get_tool_definition` (MCP tool and GET /v1/tools/{name}); unknown names → DefinitionError. */

@@ -16,6 +16,8 @@ export interface ServerState {
 export interface Catalog {
   tools: CatalogTool[];
   servers: ServerState[];
+  /** configuration problems (`MCP_SERVERS.<server>.<field>: …`) of servers left out */
+  problems?: string[];
 }
 
 export interface CatalogDeps {

@@ -41,7 +41,7 @@ export async function upstreamsFor(
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
-      });
+      }).then((loaded) => (problems.length ? { ...loaded, problems } : loaded));
       return catalog;
     },
   };
