@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { TEST_API_KEY } from "./test/helpers/keys.ts";
+import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "./test/helpers/keys.ts";
+import { createDemoApp } from "./workers/demo-upstream/app.ts";
 
 // Unit and integration tests run inside workerd with the real bindings of wrangler.toml
-// (Worker Loader, Durable Objects). The sandbox runtime's source strings are generated first.
+// (Worker Loader, Durable Objects, KV). The sandbox runtime's source strings are generated first.
 execFileSync(process.execPath, ["scripts/build-sandbox.mjs"], { stdio: "inherit" });
+const demo = createDemoApp();
 
 export default defineConfig({
   plugins: [
@@ -13,12 +15,9 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       main: "./test/helpers/test-main.ts",
       miniflare: {
-        bindings: { DEV_API_KEY: TEST_API_KEY },
-        // The demo upstream runs beside the gateway only under wrangler dev (end-to-end tests);
-        // unit tests use in-process upstreams (test/helpers/fake-upstream.ts).
-        serviceBindings: {
-          DEMO: () => new Response("the demo upstream is not part of unit tests", { status: 503 }),
-        },
+        bindings: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+        // The gateway's DEMO service binding reaches the real demo upstream, run here in Node.
+        serviceBindings: { DEMO: (request: Request) => demo.fetch(request) },
       },
     }),
   ],

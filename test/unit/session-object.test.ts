@@ -8,6 +8,7 @@ const record = (id: string, over: Partial<SessionRecord> = {}): SessionRecord =>
   lastSeenAt: Date.now(),
   ttlSeconds: 60,
   protocolVersion: "2025-11-25",
+  team: "default",
   ...over,
 });
 

@@ -4,6 +4,7 @@ import { requireApiKey } from "./http/auth";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
 import { requestContext } from "./http/request-context";
+import { adminRoutes } from "./routes/admin";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
@@ -22,6 +23,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/mcp", mcpRoutes);
   app.route("/v1/execute", executeRoutes);
   app.route("/v1/tools", toolRoutes);
+  app.route("/admin", adminRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(
       404,

@@ -1,11 +1,16 @@
 /** Bindings and vars from wrangler.toml (generated `Env`) plus the secrets, which are not in it. */
-export type GatewayEnv = Omit<Env, "DEV_API_KEY"> & {
+export type GatewayEnv = Omit<Env, "DEV_API_KEY" | "ADMIN_TOKEN"> & {
   /** When set, a valid API key of team `default` (local development and tests). */
   DEV_API_KEY?: string;
+  /** When set, the bearer token of the admin API (/admin/*). */
+  ADMIN_TOKEN?: string;
 };
 
 export interface AppVariables {
   requestId: string;
+  /** the authenticated key's team and id (`dev` for DEV_API_KEY) */
+  team: string;
+  keyId: string;
 }
 
 export type AppEnv = { Bindings: GatewayEnv; Variables: AppVariables };

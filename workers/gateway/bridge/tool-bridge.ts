@@ -71,7 +71,12 @@ export class ToolBridge extends WorkerEntrypoint<GatewayEnv, BridgeProps> {
     const loaded = loadConfig(this.env);
     if (!loaded.ok)
       throw new ToolCallError("ConfigError", `The gateway is misconfigured: ${loaded.problems.join("; ")}`);
-    const upstreams = await upstreamsFor(this.env, loaded.config, (p) => this.ctx.waitUntil(p));
+    const upstreams = await upstreamsFor(
+      this.env,
+      loaded.config,
+      (p) => this.ctx.waitUntil(p),
+      this.ctx.props.scope,
+    );
     return { config: loaded.config, upstreams };
   }
 

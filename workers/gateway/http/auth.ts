@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
+import { DEFAULT_TEAM } from "../teams/schema";
+import { TeamStore } from "../teams/store";
 import { requireConfig } from "./config";
 import { HttpError } from "./errors";
 
@@ -25,24 +27,37 @@ export async function sameSecret(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(ha, hb);
 }
 
+const TOUCH_EVERY_MS = 60_000;
+const touched = new Map<string, number>();
+
 /**
- * Until teams and keys exist, DEV_API_KEY (when set) is the one valid key. With no key configured
- * the gateway is open, which `npm run dev` never does: it always sets one.
+ * Every /mcp and /v1/* request carries an API key: a team's key (looked up by its SHA-256 in KV)
+ * or, for local development and tests, DEV_API_KEY (team `default`). Sets the team and key id.
  */
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { devApiKey } = requireConfig(c);
-  if (devApiKey !== undefined) {
-    const key = presentedKey(c.req.raw.headers);
-    if (key === undefined) {
-      throw new HttpError(
-        401,
-        "unauthorized",
-        "An API key is required: send Authorization: Bearer <key> or X-API-Key",
-        CHALLENGE,
-      );
+  const key = presentedKey(c.req.raw.headers);
+  if (key === undefined) {
+    throw new HttpError(
+      401,
+      "unauthorized",
+      "An API key is required: send Authorization: Bearer <key> or X-API-Key",
+      CHALLENGE,
+    );
+  }
+  if (devApiKey !== undefined && (await sameSecret(key, devApiKey))) {
+    c.set("team", DEFAULT_TEAM);
+    c.set("keyId", "dev");
+  } else {
+    const record = await new TeamStore(c.env.TEAMS).findKey(key);
+    if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", CHALLENGE);
+    c.set("team", record.team);
+    c.set("keyId", record.id);
+    const last = touched.get(record.id) ?? 0;
+    if (Date.now() - last > TOUCH_EVERY_MS) {
+      touched.set(record.id, Date.now());
+      c.executionCtx.waitUntil(new TeamStore(c.env.TEAMS).touchKey(record.id));
     }
-    if (!(await sameSecret(key, devApiKey)))
-      throw new HttpError(401, "unauthorized", "The API key is not valid", CHALLENGE);
   }
   await next();
 };

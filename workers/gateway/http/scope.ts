@@ -1,14 +1,17 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import type { RequestScope } from "../operations";
+import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { requireConfig } from "./config";
 
-export function scopeOf(c: Context<AppEnv>): RequestScope {
+/** The authenticated caller's scope: its team, and the deployment limits with the team's overrides. */
+export async function scopeOf(c: Context<AppEnv>): Promise<RequestScope> {
+  const team = c.get("team");
   return {
     env: c.env,
-    config: requireConfig(c),
+    config: withTeamLimits(requireConfig(c), await loadTeam(c.env, team)),
     requestId: c.get("requestId"),
-    team: "default",
+    team,
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
 }

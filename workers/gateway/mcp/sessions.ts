@@ -18,8 +18,12 @@ export async function openSession(env: GatewayEnv, record: SessionRecord): Promi
   await stub(env, record.id).open(record);
 }
 
-/** The live session named by the request, or 400 (no header) / 404 (unknown or ended). */
-export async function requireSession(env: GatewayEnv, header: string | undefined): Promise<SessionRecord> {
+/** The live session named by the request and opened by the same team, or 400 / 404. */
+export async function requireSession(
+  env: GatewayEnv,
+  header: string | undefined,
+  team: string,
+): Promise<SessionRecord> {
   if (!header) {
     throw new HttpError(
       400,
@@ -30,14 +34,15 @@ export async function requireSession(env: GatewayEnv, header: string | undefined
     );
   }
   const record = SESSION_ID.test(header) ? await stub(env, header).touch() : null;
-  if (!record) throw sessionNotFound();
+  if (!record || record.team !== team) throw sessionNotFound();
   return record;
 }
 
-export async function closeSession(env: GatewayEnv, header: string | undefined): Promise<void> {
+export async function closeSession(env: GatewayEnv, header: string | undefined, team: string): Promise<void> {
   if (!header)
     throw new HttpError(400, "session_required", "Mcp-Session-Id header is required", {}, RPC.invalidRequest);
-  if (!SESSION_ID.test(header) || !(await stub(env, header).close())) throw sessionNotFound();
+  await requireSession(env, header, team);
+  if (!(await stub(env, header).close())) throw sessionNotFound();
 }
 
 function sessionNotFound(): HttpError {

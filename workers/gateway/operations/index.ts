@@ -20,13 +20,13 @@ export function execute(scope: RequestScope, input: ExecuteInput): Promise<Execu
 
 /** `search_tools` (MCP tool and GET /v1/tools). */
 export async function search(scope: RequestScope, input: SearchInput): Promise<SearchResult> {
-  const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil);
+  const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil, scope.team);
   return searchTools(await upstreams.catalog(), input);
 }
 
 /** `get_tool_definition` (MCP tool and GET /v1/tools/{name}); unknown names → DefinitionError. */
 export async function definition(scope: RequestScope, name: string): Promise<ToolDefinition> {
-  const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil);
+  const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil, scope.team);
   return toolDefinition(await upstreams.catalog(), name);
 }
 

@@ -8,5 +8,5 @@ import { execute } from "../operations";
 /** REST twin of the MCP `execute` tool: the same result object, as JSON. */
 export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const input = parseBody(ExecuteInput, await readJson(c));
-  return c.json(await execute(scopeOf(c), input));
+  return c.json(await execute(await scopeOf(c), input));
 });

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { loadConfig } from "../config";
 import type { AppEnv, GatewayEnv } from "../env";
+import { DEFAULT_TEAM } from "../teams/schema";
 import { deploymentUpstreams, type ServerState, upstreamsFor } from "../upstreams";
 import { VERSION } from "../version";
 
@@ -33,7 +34,7 @@ export const healthRoutes = new Hono<AppEnv>()
     problems.push(...upstreams.problems);
     if (problems.length > 0 || !config.ok) return c.json({ status: "not_ready", problems }, 503);
     const catalog = await (
-      await upstreamsFor(c.env, config.config, (p) => c.executionCtx.waitUntil(p))
+      await upstreamsFor(c.env, config.config, (p) => c.executionCtx.waitUntil(p), DEFAULT_TEAM)
     ).catalog();
     const degraded = catalog.servers.some((s: ServerState) => s.state !== "ok");
     return c.json({ status: degraded ? "degraded" : "ready", upstreams: catalog.servers });

@@ -33,9 +33,9 @@ export const mcpRoutes = new Hono<AppEnv>()
     const config = requireConfig(c);
     const body = await readJson(c);
     const init = findInitialize(body);
-    if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"));
+    if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
 
-    const server = createMcpServer(scopeOf(c));
+    const server = createMcpServer(await scopeOf(c));
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -53,6 +53,7 @@ export const mcpRoutes = new Hono<AppEnv>()
         lastSeenAt: now,
         ttlSeconds: config.sessionTtlSeconds,
         protocolVersion: negotiated,
+        team: c.get("team"),
         ...(typeof name === "string" && typeof version === "string" ? { client: { name, version } } : {}),
       });
       const out = new Response(res.body, res);
@@ -73,7 +74,7 @@ export const mcpRoutes = new Hono<AppEnv>()
     );
   })
   .delete("/", async (c) => {
-    await closeSession(c.env, c.req.header("Mcp-Session-Id"));
+    await closeSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
     return c.body(null, 204);
   });
 

@@ -17,11 +17,11 @@ export const toolRoutes = new Hono<AppEnv>()
       ...(q.detail !== undefined ? { detail: q.detail } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
-    return c.json(await search(scopeOf(c), input));
+    return c.json(await search(await scopeOf(c), input));
   })
   .get("/:name", async (c) => {
     try {
-      return c.json(await definition(scopeOf(c), c.req.param("name")));
+      return c.json(await definition(await scopeOf(c), c.req.param("name")));
     } catch (err) {
       if (err instanceof DefinitionError) throw new HttpError(404, "unknown_tool", err.message);
       throw err;

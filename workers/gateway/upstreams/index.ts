@@ -1,5 +1,7 @@
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
+import { toolPolicy, visibleTools } from "../teams/policy";
+import { loadTeam, teamServers } from "../teams/resolve";
 import { type Catalog, loadCatalog } from "./catalog";
 import { parseMcpServers, type UpstreamConfig } from "./config";
 
@@ -7,6 +9,7 @@ export type { Catalog, ServerState } from "./catalog";
 export type { UpstreamServer } from "./config";
 
 const parsed = new WeakMap<object, Promise<UpstreamConfig>>();
+const parsedTeams = new Map<string, { source: unknown; config: Promise<UpstreamConfig> }>();
 
 /** `MCP_SERVERS` of this deployment, parsed once per env object. */
 export function deploymentUpstreams(env: GatewayEnv): Promise<UpstreamConfig> {
@@ -18,17 +21,34 @@ export function deploymentUpstreams(env: GatewayEnv): Promise<UpstreamConfig> {
   return hit;
 }
 
-/** What one request may reach upstream: the servers, their config problems, and the tool catalog. */
+function serversOf(env: GatewayEnv, team: string, source: unknown): Promise<UpstreamConfig> {
+  if (source === env.MCP_SERVERS) return deploymentUpstreams(env);
+  const hit = parsedTeams.get(team);
+  if (hit && hit.source === source) return hit.config;
+  const config = parseMcpServers(source, env as unknown as Record<string, unknown>);
+  parsedTeams.set(team, { source, config });
+  return config;
+}
+
+/** What one request may reach upstream: the team's servers, their config problems, and the tool catalog. */
 export interface Upstreams extends UpstreamConfig {
   catalog(): Promise<Catalog>;
 }
 
+/**
+ * The team's upstreams. Its schema cache entries are its own (scope = team), and tools its
+ * allow/deny lists exclude are removed from the catalog, so every path (MCP, REST, code) neither
+ * lists nor calls them.
+ */
 export async function upstreamsFor(
   env: GatewayEnv,
   config: Config,
   waitUntil: (p: Promise<unknown>) => void,
+  team: string,
 ): Promise<Upstreams> {
-  const { servers, problems } = await deploymentUpstreams(env);
+  const record = await loadTeam(env, team);
+  const { servers, problems } = await serversOf(env, team, teamServers(env, team, record));
+  const allows = toolPolicy(record?.allow, record?.deny);
   let catalog: Promise<Catalog> | undefined;
   return {
     servers,
@@ -36,12 +56,16 @@ export async function upstreamsFor(
     catalog: () => {
       catalog ??= loadCatalog({
         kv: env.SCHEMA_CACHE,
-        scope: "default",
+        scope: team,
         servers,
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
-      }).then((loaded) => (problems.length ? { ...loaded, problems } : loaded));
+      }).then((loaded) => ({
+        ...loaded,
+        tools: visibleTools(loaded.tools, allows),
+        ...(problems.length ? { problems } : {}),
+      }));
       return catalog;
     },
   };

@@ -1,0 +1,160 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { forgetTeams } from "../../workers/gateway/teams/resolve";
+import { request } from "../helpers/app";
+import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
+
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" };
+const admin = (method: string, path: string, body?: unknown) =>
+  request(`/admin${path}`, {
+    method,
+    headers: ADMIN,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+async function teamWithKey(team: string, config: unknown = {}): Promise<{ id: string; key: string }> {
+  expect((await admin("PUT", `/teams/${team}`, config)).status).toBeLessThan(300);
+  forgetTeams();
+  const res = await admin("POST", `/teams/${team}/keys`, { name: "ci" });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: string; key: string };
+}
+
+const run = (key: string, code: string) =>
+  request("/v1/execute", {
+    method: "POST",
+    headers: { "X-API-Key": key, "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+
+const MCP = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+async function initialize(key: string): Promise<string> {
+  const res = await request("/mcp", {
+    method: "POST",
+    headers: { ...MCP, "X-API-Key": key },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  });
+  return res.headers.get("Mcp-Session-Id")!;
+}
+
+describe("admin API", () => {
+  it("needs the admin token", async () => {
+    expect((await request("/admin/teams/acme", { method: "GET" })).status).toBe(401);
+    expect(
+      (await request("/admin/teams/acme", { headers: { Authorization: `Bearer ${TEST_API_KEY}` } })).status,
+    ).toBe(401);
+  });
+
+  it.each([
+    ["a bad limit", { limits: { timeoutMs: "fast" } }, /limits\.timeoutMs/],
+    ["an unknown field", { colour: "blue" }, /colour/],
+    ["a bad server", { servers: { gh: { url: "ftp://x" } } }, /servers\.gh\.url: must be an http\(s\) URL/],
+    ["a bad glob list", { allow: "demo.*" }, /allow: /],
+  ])("answers %s with 400 naming the field", async (_name, body, message) => {
+    const res = await admin("PUT", "/teams/acme", body);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
+  });
+
+  it("refuses a bad team name", async () => {
+    expect((await admin("PUT", "/teams/Not.Valid", {})).status).toBe(400);
+  });
+
+  it("creates a team and a key shown once; stores only its hash; lists keys without secrets", async () => {
+    const { id, key } = await teamWithKey("keyed");
+    expect(key).toMatch(/^cmk_[A-Za-z0-9_-]{43}$/);
+    const stored = await env.TEAMS.list();
+    for (const entry of stored.keys) {
+      expect(entry.name).not.toContain(key);
+      expect(await env.TEAMS.get(entry.name)).not.toContain(key);
+    }
+    const listed = (await (await admin("GET", "/teams/keyed/keys")).json()) as {
+      keys: Array<Record<string, unknown>>;
+    };
+    expect(listed.keys).toEqual([
+      { id, name: "ci", prefix: key.slice(0, 10), createdAt: expect.any(Number) },
+    ]);
+  });
+
+  it("revocation takes effect on the next request", async () => {
+    const { id, key } = await teamWithKey("revoked");
+    expect((await run(key, "return 1")).status).toBe(200);
+    expect((await admin("DELETE", `/keys/${id}`)).status).toBe(204);
+    const after = await run(key, "return 1");
+    expect(after.status).toBe(401);
+    expect(after.headers.get("WWW-Authenticate")).toBe('Bearer realm="mcp"');
+  });
+
+  it("deleting a team revokes its keys", async () => {
+    const { key } = await teamWithKey("gone");
+    expect((await admin("DELETE", "/teams/gone")).status).toBe(204);
+    expect((await run(key, "return 1")).status).toBe(401);
+    expect((await admin("GET", "/teams/gone")).status).toBe(404);
+  });
+});
+
+describe("isolation between teams", () => {
+  it("binds a session to its team: another team's key gets 404", async () => {
+    const a = await teamWithKey("team-a");
+    const b = await teamWithKey("team-b");
+    const session = await initialize(a.key);
+    const list = (key: string) =>
+      request("/mcp", {
+        method: "POST",
+        headers: { ...MCP, "X-API-Key": key, "Mcp-Session-Id": session },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      });
+    expect((await list(a.key)).status).toBe(200);
+    expect((await list(b.key)).status).toBe(404);
+    expect((await list(TEST_API_KEY)).status).toBe(404);
+  });
+
+  it("hides denied tools from discovery and refuses them from code, REST and MCP", async () => {
+    const { key } = await teamWithKey("limited", {
+      servers: { demo: { service: "DEMO" } },
+      allow: ["demo.list_*", "demo.get_ticket"],
+      deny: ["demo.list_agents"],
+    });
+    const found = await request("/v1/tools?detail=name&limit=100", { headers: { "X-API-Key": key } });
+    const names = ((await found.json()) as { tools: Array<{ name: string }> }).tools
+      .map((t) => t.name)
+      .sort();
+    expect(names).toEqual(["demo.get_ticket", "demo.list_customers", "demo.list_tickets"]);
+    expect((await request("/v1/tools/demo.create_ticket", { headers: { "X-API-Key": key } })).status).toBe(
+      404,
+    );
+    const denied = (await (await run(key, "return await tools.demo.list_agents({})")).json()) as {
+      error: { name: string };
+    };
+    expect(denied.error.name).toBe("UnknownToolError");
+    const allowed = (await (
+      await run(key, "return (await tools.demo.list_tickets({ limit: 1 })).tickets.length")
+    ).json()) as { result: number };
+    expect(allowed.result).toBe(1);
+    const keys = (await env.SCHEMA_CACHE.list({ prefix: "tools:v1:limited:" })).keys;
+    expect(keys).toHaveLength(1);
+  });
+
+  it("gives a team without servers no upstream tools", async () => {
+    const { key } = await teamWithKey("empty");
+    const found = (await (
+      await request("/v1/tools?detail=name", { headers: { "X-API-Key": key } })
+    ).json()) as { total: number };
+    expect(found.total).toBe(0);
+  });
+
+  it("applies the team's limits over the deployment's", async () => {
+    const { key } = await teamWithKey("small", { limits: { maxOutputChars: 1_000, maxToolCalls: 1 } });
+    const big = (await (await run(key, "return 'x'.repeat(5000)")).json()) as {
+      stats: { truncated: boolean };
+      result: string;
+    };
+    expect(big.stats.truncated).toBe(true);
+    expect(big.result.length).toBeLessThan(1_100);
+  });
+});

@@ -1,0 +1,43 @@
+import type { Config } from "../config";
+import type { GatewayEnv } from "../env";
+import { DEFAULT_TEAM, type TeamRecord } from "./schema";
+import { TeamStore } from "./store";
+
+const MEMO_MS = 5_000;
+const memo = new Map<string, { at: number; record: TeamRecord | null }>();
+
+/** A team's record, re-read from KV at most every few seconds per isolate. */
+export async function loadTeam(env: GatewayEnv, team: string): Promise<TeamRecord | null> {
+  const hit = memo.get(team);
+  if (hit && Date.now() - hit.at < MEMO_MS) return hit.record;
+  const record = await new TeamStore(env.TEAMS).getTeam(team);
+  memo.set(team, { at: Date.now(), record });
+  return record;
+}
+
+/** The team's upstream servers: its own `servers`, or for team default the deployment's MCP_SERVERS. */
+export function teamServers(env: GatewayEnv, team: string, record: TeamRecord | null): unknown {
+  if (record?.servers) return record.servers;
+  return team === DEFAULT_TEAM ? env.MCP_SERVERS : undefined;
+}
+
+/** Deployment limits with the team's overrides. */
+export function withTeamLimits(config: Config, record: TeamRecord | null): Config {
+  const limits = record?.limits;
+  if (!limits) return config;
+  return {
+    ...config,
+    limits: {
+      ...config.limits,
+      ...(limits.timeoutMs !== undefined
+        ? { timeoutMs: Math.min(limits.timeoutMs, config.limits.maxTimeoutMs) }
+        : {}),
+      ...(limits.maxToolCalls !== undefined ? { maxToolCalls: limits.maxToolCalls } : {}),
+      ...(limits.maxOutputChars !== undefined ? { maxOutputChars: limits.maxOutputChars } : {}),
+    },
+  };
+}
+
+export function forgetTeams(): void {
+  memo.clear();
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { SERVER_NAME } from "../../../shared/contract/tools";
+
+/** Team names follow the server-name rule: `^[a-z][a-z0-9_-]{0,31}$`. */
+export const TEAM_NAME = SERVER_NAME;
+export const DEFAULT_TEAM = "default";
+
+const glob = z.string().min(1).max(200);
+
+/** `PUT /admin/teams/{team}` body (contract "Teams, keys, audit"). */
+export const TeamInput = z
+  .object({
+    servers: z.record(z.string(), z.unknown()).optional(),
+    allow: z.array(glob).max(200).optional(),
+    deny: z.array(glob).max(200).optional(),
+    limits: z
+      .object({
+        requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),
+        timeoutMs: z
+          .number()
+          .int()
+          .min(100)
+          .max(15 * 60_000)
+          .optional(),
+        maxToolCalls: z.number().int().min(0).max(10_000).optional(),
+        maxOutputChars: z.number().int().min(1_000).max(5_000_000).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type TeamInput = z.infer<typeof TeamInput>;
+
+export const TeamRecord = TeamInput.extend({
+  name: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type TeamRecord = z.infer<typeof TeamRecord>;
+
+export const KeyInput = z.object({ name: z.string().min(1).max(100) }).strict();
+
+/** What is kept of an API key: never the key itself, only its SHA-256. */
+export const KeyRecord = z.object({
+  id: z.string(),
+  team: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  hash: z.string(),
+  createdAt: z.number(),
+});
+export type KeyRecord = z.infer<typeof KeyRecord>;
