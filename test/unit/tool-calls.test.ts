@@ -62,6 +62,7 @@ describe("the gateway's execute", () => {
       config: loaded.config,
       requestId: "req-1",
       team: "default",
+      keyId: "dev",
       waitUntil: () => {},
     };
     const r = await execute(scope, { code: "return typeof tools.demo.list_tickets" });

@@ -10,7 +10,10 @@ import { SearchInput } from "./discovery-io";
 /** What the isolate's code acts for. No secrets: they stay in the gateway's env. */
 export interface BridgeProps {
   requestId: string;
+  /** the team */
   scope: string;
+  keyId: string;
+  sessionId?: string;
 }
 
 /** Results cross RPC as values; the sandbox runtime turns `ok: false` into a thrown Error. */

@@ -12,6 +12,8 @@ export async function scopeOf(c: Context<AppEnv>): Promise<RequestScope> {
     config: withTeamLimits(requireConfig(c), await loadTeam(c.env, team)),
     requestId: c.get("requestId"),
     team,
+    keyId: c.get("keyId"),
+    ...(c.req.header("Mcp-Session-Id") ? { sessionId: c.req.header("Mcp-Session-Id") } : {}),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
 }

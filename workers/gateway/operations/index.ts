@@ -11,7 +11,12 @@ export type { RequestScope } from "./scope";
 
 /** `execute` (MCP tool and POST /v1/execute). The isolate's only capability is the tool bridge. */
 export function execute(scope: RequestScope, input: ExecuteInput): Promise<ExecuteResult> {
-  const bridge = toolBridgeFor({ requestId: scope.requestId, scope: scope.team });
+  const bridge = toolBridgeFor({
+    requestId: scope.requestId,
+    scope: scope.team,
+    keyId: scope.keyId,
+    ...(scope.sessionId ? { sessionId: scope.sessionId } : {}),
+  });
   return executeCode(
     { loader: scope.env.LOADER, limits: scope.config.limits, sandboxEnv: { TOOLS: bridge } },
     input,

@@ -6,7 +6,11 @@ export interface RequestScope {
   env: GatewayEnv;
   config: Config;
   requestId: string;
-  /** whose upstreams, caches and sessions these are ("default" until teams exist) */
+  /** whose upstreams, caches, sessions and audit log these are */
   team: string;
+  /** the API key's id (`dev` for DEV_API_KEY) */
+  keyId: string;
+  /** the MCP session, when the request belongs to one */
+  sessionId?: string;
   waitUntil(promise: Promise<unknown>): void;
 }
