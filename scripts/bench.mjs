@@ -39,10 +39,13 @@ const GATEWAY_CODE = "return 1 + 1";
 const CODEMODE_CODE = "async () => { return 1 + 1 }";
 // Section 2's direct-calling baseline hands whole tool results back through execute; a page of 100
 // tickets is ~40,000 characters, over the default 24,000-character output cap.
-// Section 3 makes BENCH_TOOL_CALLS calls in one execute.
+// Section 3 makes BENCH_TOOL_CALLS calls in one execute. The load would exceed the per-key rate
+// limit and the per-team concurrency cap, which are not what is measured here.
 const GATEWAY_VARS = {
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL,
   EXEC_MAX_OUTPUT_CHARS: "1000000",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  EXEC_MAX_CONCURRENT: "1000",
   ...(TOOL_CALLS > 200 && { EXEC_MAX_TOOL_CALLS: String(TOOL_CALLS) }),
 };
 

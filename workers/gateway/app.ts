@@ -4,7 +4,9 @@ import { requireApiKey } from "./http/auth";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
 import { requestContext } from "./http/request-context";
+import { rateLimit } from "./limits/rate-limit";
 import { adminRoutes } from "./routes/admin";
+import { auditRoutes } from "./routes/audit";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
@@ -16,13 +18,14 @@ export function createApp(): Hono<AppEnv> {
   app.use("*", requestContext);
   app.use("*", originGuard);
   app.use("*", corsPolicy);
-  app.use("/mcp", requireApiKey);
-  app.use("/v1/*", requireApiKey);
+  app.use("/mcp", requireApiKey, rateLimit);
+  app.use("/v1/*", requireApiKey, rateLimit);
 
   app.route("/", healthRoutes);
   app.route("/mcp", mcpRoutes);
   app.route("/v1/execute", executeRoutes);
   app.route("/v1/tools", toolRoutes);
+  app.route("/v1/audit", auditRoutes);
   app.route("/admin", adminRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(

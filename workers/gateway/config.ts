@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: intVar(10_000, 100, 120_000),
   TOOL_CALL_TIMEOUT_MS: intVar(30_000, 100, 15 * 60_000),
   EXEC_MAX_TOOL_CALLS: intVar(200, 0, 10_000),
+  RATE_LIMIT_PER_MINUTE: intVar(600, 1, 1_000_000),
+  EXEC_MAX_CONCURRENT: intVar(20, 1, 10_000),
   LOG_LEVEL: z.preprocess(
     (raw) => (raw === "" ? undefined : raw),
     z
@@ -59,6 +61,8 @@ export interface Config {
   allowedOrigins: string[];
   devApiKey: string | undefined;
   logLevel: LogLevel;
+  /** requests per minute per API key, and executions at once per team */
+  rateLimit: { perMinute: number; maxConcurrent: number };
   upstreams: {
     cacheTtlSeconds: number;
     /** connect + tools/list, per upstream */
@@ -105,6 +109,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,
+            rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, maxConcurrent: v.EXEC_MAX_CONCURRENT },
             upstreams: {
               cacheTtlSeconds: v.SCHEMA_CACHE_TTL_SECONDS,
               timeoutMs: v.UPSTREAM_TIMEOUT_MS,

@@ -27,6 +27,10 @@ export function withTeamLimits(config: Config, record: TeamRecord | null): Confi
   if (!limits) return config;
   return {
     ...config,
+    rateLimit: {
+      perMinute: limits.requestsPerMinute ?? config.rateLimit.perMinute,
+      maxConcurrent: limits.maxConcurrent ?? config.rateLimit.maxConcurrent,
+    },
     limits: {
       ...config.limits,
       ...(limits.timeoutMs !== undefined

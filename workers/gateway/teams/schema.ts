@@ -24,6 +24,7 @@ export const TeamInput = z
           .optional(),
         maxToolCalls: z.number().int().min(0).max(10_000).optional(),
         maxOutputChars: z.number().int().min(1_000).max(5_000_000).optional(),
+        maxConcurrent: z.number().int().min(1).max(10_000).optional(),
       })
       .strict()
       .optional(),

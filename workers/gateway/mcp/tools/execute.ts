@@ -4,6 +4,7 @@ import {
   executeInputShape,
   executeResultShape,
 } from "../../../../shared/contract/execute";
+import { inExecutionSlot } from "../../limits/concurrency";
 import { execute, type RequestScope } from "../../operations";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
@@ -32,6 +33,6 @@ export function registerExecuteTool(server: McpServer, scope: RequestScope): voi
       outputSchema: executeResultShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (input) => toToolResult(await execute(scope, input)),
+    async (input) => toToolResult(await inExecutionSlot(scope, () => execute(scope, input))),
   );
 }

@@ -1,0 +1,146 @@
+import { DurableObject } from "cloudflare:workers";
+import { log } from "../../shared/log";
+import {
+  AUDIT_QUERY_DEFAULT_LIMIT,
+  AuditEntry,
+  AuditQuery,
+  RETENTION_DEFAULT_DAYS,
+  RETENTION_MAX_DAYS,
+} from "./entry";
+
+const DAY_MS = 86_400_000;
+
+type Row = {
+  ts: number;
+  request_id: string;
+  team: string;
+  key_id: string;
+  session_id: string | null;
+  kind: string;
+  tool: string;
+  args_sha256: string;
+  status: string;
+  error: string | null;
+  duration_ms: number;
+  result_bytes: number;
+};
+
+const COLUMNS =
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes";
+
+/**
+ * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
+ * retention are deleted on every append and by a daily alarm, and never returned by `query`.
+ * Schema: docs/storage-schema.md.
+ */
+export class AuditLog extends DurableObject {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS entries (
+      ts INTEGER NOT NULL, request_id TEXT NOT NULL, team TEXT NOT NULL, key_id TEXT NOT NULL,
+      session_id TEXT, kind TEXT NOT NULL, tool TEXT NOT NULL, args_sha256 TEXT NOT NULL,
+      status TEXT NOT NULL, error TEXT, duration_ms INTEGER NOT NULL, result_bytes INTEGER NOT NULL)`);
+    sql.exec("CREATE INDEX IF NOT EXISTS entries_ts ON entries (ts)");
+    sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+  }
+
+  /** Writes a batch in one transaction and drops rows past the retention; invalid entries are skipped. */
+  async append(entries: AuditEntry[], retentionDays: number): Promise<{ written: number; skipped: number }> {
+    const valid = entries.flatMap((e) => {
+      const parsed = AuditEntry.safeParse(e);
+      return parsed.success ? [parsed.data] : [];
+    });
+    const skipped = entries.length - valid.length;
+    if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        clampRetention(retentionDays),
+      );
+      for (const e of valid) {
+        sql.exec(
+          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          e.ts,
+          e.requestId,
+          e.team,
+          e.keyId,
+          e.sessionId ?? null,
+          e.kind,
+          e.tool,
+          e.argsSha256,
+          e.status,
+          e.error ?? null,
+          e.durationMs,
+          e.resultBytes,
+        );
+      }
+      this.prune();
+    });
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    return { written: valid.length, skipped };
+  }
+
+  /** Newest first; `since`/`until` inclusive; rows past the retention are never returned. */
+  async query(input: AuditQuery): Promise<AuditEntry[]> {
+    const q = AuditQuery.parse(input);
+    const where = ["ts >= ?"];
+    const params: Array<string | number> = [Math.max(q.since ?? 0, this.cutoff())];
+    if (q.until !== undefined) {
+      where.push("ts <= ?");
+      params.push(q.until);
+    }
+    if (q.tool !== undefined) {
+      where.push("tool = ?");
+      params.push(q.tool);
+    }
+    params.push(q.limit ?? AUDIT_QUERY_DEFAULT_LIMIT);
+    const rows = this.ctx.storage.sql
+      .exec<Row>(
+        `SELECT ${COLUMNS} FROM entries WHERE ${where.join(" AND ")} ORDER BY ts DESC, rowid DESC LIMIT ?`,
+        ...params,
+      )
+      .toArray();
+    return rows.map(toEntry);
+  }
+
+  /** Daily: drops rows past the retention; re-arms while any rows are left (an append arms it again). */
+  override async alarm(): Promise<void> {
+    this.prune();
+    const left = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM entries").one().n;
+    if (left > 0) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+  }
+
+  private prune(): void {
+    this.ctx.storage.sql.exec("DELETE FROM entries WHERE ts < ?", this.cutoff());
+  }
+
+  private cutoff(): number {
+    const stored = this.ctx.storage.sql
+      .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'retention_days'")
+      .toArray()[0]?.value;
+    return Date.now() - clampRetention(stored ?? RETENTION_DEFAULT_DAYS) * DAY_MS;
+  }
+}
+
+function clampRetention(days: number): number {
+  return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
+}
+
+function toEntry(r: Row): AuditEntry {
+  return {
+    ts: r.ts,
+    requestId: r.request_id,
+    team: r.team,
+    keyId: r.key_id,
+    ...(r.session_id !== null ? { sessionId: r.session_id } : {}),
+    kind: r.kind as AuditEntry["kind"],
+    tool: r.tool,
+    argsSha256: r.args_sha256,
+    status: r.status as AuditEntry["status"],
+    ...(r.error !== null ? { error: r.error } : {}),
+    durationMs: r.duration_ms,
+    resultBytes: r.result_bytes,
+  };
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { forgetTeams } from "../../workers/gateway/teams/resolve";
+import { request } from "../helpers/app";
+import { TEST_ADMIN_TOKEN } from "../helpers/keys";
+
+const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" };
+
+async function keyFor(team: string, limits: Record<string, number>): Promise<string> {
+  await request(`/admin/teams/${team}`, { method: "PUT", headers: ADMIN, body: JSON.stringify({ limits }) });
+  forgetTeams();
+  const res = await request(`/admin/teams/${team}/keys`, {
+    method: "POST",
+    headers: ADMIN,
+    body: JSON.stringify({ name: "t" }),
+  });
+  return ((await res.json()) as { key: string }).key;
+}
+
+describe("rate limits", () => {
+  it("allow exactly the per-minute budget under concurrent requests, then 429 with Retry-After", async () => {
+    const key = await keyFor("rl-exact", { requestsPerMinute: 10 });
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, () => request("/v1/tools?detail=name", { headers: { "X-API-Key": key } })),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    const refused = responses.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("RateLimit-Limit")).toBe("10");
+    expect(refused.headers.get("RateLimit-Remaining")).toBe("0");
+    expect(await refused.json()).toMatchObject({ error: { code: "rate_limited" } });
+    const allowed = responses.find((r) => r.status === 200)!;
+    expect(allowed.headers.get("RateLimit-Limit")).toBe("10");
+  });
+
+  it("answers /mcp with a JSON-RPC error when limited", async () => {
+    const key = await keyFor("rl-mcp", { requestsPerMinute: 1 });
+    const post = () =>
+      request("/mcp", {
+        method: "POST",
+        headers: {
+          "X-API-Key": key,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      });
+    expect((await post()).status).toBe(200);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("Retry-After")).toBeTruthy();
+    expect(await limited.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { message: expect.stringMatching(/Too many requests/) },
+    });
+  });
+
+  it("keeps keys apart: one key's budget does not spend another's", async () => {
+    const a = await keyFor("rl-a", { requestsPerMinute: 2 });
+    const b = await keyFor("rl-b", { requestsPerMinute: 2 });
+    for (let i = 0; i < 2; i++)
+      expect((await request("/v1/tools", { headers: { "X-API-Key": a } })).status).toBe(200);
+    expect((await request("/v1/tools", { headers: { "X-API-Key": a } })).status).toBe(429);
+    expect((await request("/v1/tools", { headers: { "X-API-Key": b } })).status).toBe(200);
+  });
+});
+
+describe("concurrent executions per team", () => {
+  it("runs at most maxConcurrent at once and frees the slots afterwards", async () => {
+    const key = await keyFor("cc", { maxConcurrent: 2 });
+    const exec = () =>
+      request("/v1/execute", {
+        method: "POST",
+        headers: { "X-API-Key": key, "Content-Type": "application/json" },
+        body: JSON.stringify({ code: "await new Promise((r) => setTimeout(r, 400)); return 1" }),
+      }).then((r) => r.json() as Promise<{ result?: number; error?: { name: string } }>);
+    const results = await Promise.all([exec(), exec(), exec(), exec()]);
+    expect(results.filter((r) => r.result === 1)).toHaveLength(2);
+    expect(results.filter((r) => r.error?.name === "ConcurrencyLimitError")).toHaveLength(2);
+    expect((await exec()).result).toBe(1);
+  });
+});
