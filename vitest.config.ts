@@ -18,6 +18,9 @@ export default defineConfig({
         bindings: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
         // The gateway's DEMO service binding reaches the real demo upstream, run here in Node.
         serviceBindings: { DEMO: (request: Request) => demo.fetch(request) },
+        // The gateway's own outbound fetches (egress let through by EgressGate) land here, not on
+        // the internet, and say where they were going.
+        outboundService: (request: Request) => new Response(`reached ${new URL(request.url).host}`),
       },
     }),
   ],

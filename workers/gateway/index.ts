@@ -4,6 +4,7 @@ export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
 export { SessionObject } from "../../durable-objects/session/session-object";
 export { ToolBridge } from "./bridge/tool-bridge";
+export { EgressGate } from "./egress/egress-gate";
 
 const app = createApp();
 

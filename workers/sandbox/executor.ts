@@ -18,6 +18,8 @@ export interface ExecutorDeps {
   limits: SandboxLimits;
   /** Capabilities handed to the isolate as its `env` (RPC stubs only: never secrets or bindings). */
   sandboxEnv?: Record<string, unknown>;
+  /** Where the isolate's fetch() goes: null (the default) blocks the network. */
+  globalOutbound?: Fetcher | null;
 }
 
 /**
@@ -99,7 +101,7 @@ async function runIsolate(deps: ExecutorDeps, agentModule: string, timeoutMs: nu
     mainModule: "runtime.js",
     modules: { ...RUNTIME_MODULES, [AGENT_MODULE]: agentModule },
     env: { ...deps.sandboxEnv },
-    globalOutbound: null,
+    globalOutbound: deps.globalOutbound ?? null,
     limits: { cpuMs: deps.limits.cpuMs },
   });
   const entrypoint = worker.getEntrypoint() as unknown as SandboxEntrypoint & Partial<Disposable>;

@@ -13,6 +13,11 @@ export const TeamInput = z
     servers: z.record(z.string(), z.unknown()).optional(),
     allow: z.array(glob).max(200).optional(),
     deny: z.array(glob).max(200).optional(),
+    /** hosts code may fetch (off by default): `api.example.com` or `*.example.com` */
+    egress: z
+      .array(z.string().regex(/^(\*\.)?[a-z0-9.-]+$/i, { error: "expected a host name or *.domain" }))
+      .max(100)
+      .optional(),
     limits: z
       .object({
         requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),

@@ -92,8 +92,8 @@ function captureConsole(maxChars) {
 }
 
 /**
- * The isolate is loaded with `globalOutbound: null`, which is what blocks the network. This only
- * replaces the runtime's terse refusal with a message that tells the agent what happened.
+ * The isolate is loaded with `globalOutbound: null` (or the team's EgressGate), which is what
+ * decides what the network allows. This only makes the refusal say what happened.
  */
 function installNetworkNotice() {
   globalThis.fetch = async (input, init) => {
@@ -102,7 +102,10 @@ function installNetworkNotice() {
     } catch (err) {
       const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
       const reason = err instanceof Error ? err.message : String(err);
-      throw new TypeError(`fetch(${url}) failed: this sandbox has no network access (${reason})`);
+      const blocked = /not permitted to access the internet/i.test(reason);
+      throw new TypeError(
+        blocked ? `fetch(${url}) failed: this sandbox has no network access (${reason})` : `fetch(${url}) failed: ${reason}`,
+      );
     }
   };
 }
