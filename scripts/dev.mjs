@@ -2,7 +2,7 @@
 // dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs.
 // A watchdog restarts wrangler dev if it stops answering: local workerd ignores CPU limits, and code
 // stuck inside one native call (a catastrophic regular expression, say) would otherwise hang it.
-import { ensureDevKey } from "./lib/dev-vars.mjs";
+import { ensureDevKey, ensureDevVar } from "./lib/dev-vars.mjs";
 import { isLive, startWranglerDev } from "./lib/wrangler-dev.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -24,6 +24,7 @@ async function banner(url, key) {
   console.log(`
   MCP gateway ready: ${mcp}
   API key (from .dev.vars): ${key}
+  Admin:   npm run admin -- --help   (ADMIN_TOKEN in .dev.vars)
   Upstreams: ${upstreams}
 
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
@@ -38,6 +39,7 @@ let stopping = false;
 
 async function run() {
   const key = ensureDevKey();
+  ensureDevVar("ADMIN_TOKEN", "adm_");
   for (;;) {
     current = await startWranglerDev({ configs: CONFIGS, port, echo: (line) => !PROBE_LOG.test(line) });
     await banner(current.url, key);

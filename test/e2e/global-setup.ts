@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, root, startWranglerDev } from "../../scripts/lib/wrangler-dev.mjs";
-import { TEST_API_KEY } from "../helpers/keys";
+import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -47,7 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   const wrangler = await startWranglerDev({
     configs: ["wrangler.toml", "workers/demo-upstream/wrangler.toml"],
-    vars: { DEV_API_KEY: TEST_API_KEY, MCP_SERVERS: JSON.stringify(servers) },
+    vars: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, MCP_SERVERS: JSON.stringify(servers) },
     persist: "temp",
   });
   project.provide("gatewayUrl", wrangler.url);

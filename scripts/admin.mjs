@@ -1,0 +1,268 @@
+// `npm run admin -- …`: the operators' command line for the gateway's admin API (/admin/*): teams
+// (servers, allow/deny, limits) and their API keys. Plain Node, no dependencies. See README "Teams and keys".
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { readDevVar } from "./lib/dev-vars.mjs";
+
+const DEFAULT_URL = "http://127.0.0.1:8787";
+const TIMEOUT_MS = 30_000;
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Teams
+  teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
+                        create or replace the team (PUT: fields not given are removed)
+  teams show <team>     the team's record
+  teams delete <team>   delete the team and revoke all its keys
+
+Keys
+  keys create <team> --name <name>
+                        make an API key for the team; the key is printed once, only its hash is kept
+  keys list <team>      the team's keys (id, name, prefix, created, last used)
+  keys revoke <id>      revoke a key (effective on the next request)
+
+Options
+  --url <url>           the gateway (default: $GATEWAY_URL, else ${DEFAULT_URL})
+  --token <token>       the admin token (default: $ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars)
+  --json                print the server's JSON answer as is
+  -h, --help            this text
+
+  --servers             MCP_SERVERS-shaped JSON, e.g. '{"demo":{"service":"DEMO"}}', or @path/to/file.json
+  --allow, --deny       comma-separated globs over qualified tool names ("demo.list_*,github.*");
+                        repeatable; deny wins; no --allow allows every tool
+  --limits              JSON: {"requestsPerMinute":60,"timeoutMs":30000,"maxToolCalls":50,"maxOutputChars":24000}
+
+Examples
+  npm run admin -- teams create acme --servers '{"demo":{"service":"DEMO"}}' --deny 'demo.create_*,demo.update_*'
+  npm run admin -- keys create acme --name laptop
+  npm run admin -- --url https://code-mcp-gateway-acme.example.workers.dev keys list acme
+`;
+
+class CliError extends Error {}
+
+const OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  servers: { type: "string" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  limits: { type: "string" },
+  name: { type: "string" },
+};
+
+/** Which options each command takes (besides --url, --token, --json, --help). */
+const COMMANDS = {
+  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits"] },
+  "teams show": { args: ["team"], options: [] },
+  "teams delete": { args: ["team"], options: [] },
+  "keys create": { args: ["team"], options: ["name"] },
+  "keys list": { args: ["team"], options: [] },
+  "keys revoke": { args: ["id"], options: [] },
+};
+const COMMON = new Set(["url", "token", "json", "help"]);
+
+function parse(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new CliError(`${err instanceof Error ? err.message : err}\nRun with --help for usage.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals[0] === "help") return { help: true };
+  if (positionals.length === 0) throw new CliError(`No command given.\n\n${USAGE}`);
+  const command = positionals.slice(0, 2).join(" ");
+  const spec = COMMANDS[command];
+  if (!spec)
+    throw new CliError(`Unknown command "${command}". Commands: ${Object.keys(COMMANDS).join(", ")}.`);
+  const rest = positionals.slice(2);
+  if (rest.length !== spec.args.length) {
+    throw new CliError(`Usage: ${command} ${spec.args.map((a) => `<${a}>`).join(" ")} (see --help)`);
+  }
+  for (const option of Object.keys(values)) {
+    if (!COMMON.has(option) && !spec.options.includes(option))
+      throw new CliError(`"${command}" does not take --${option} (see --help)`);
+  }
+  return { command, args: Object.fromEntries(spec.args.map((a, i) => [a, rest[i]])), values };
+}
+
+/** JSON from the argument itself or, with a leading `@`, from that file. */
+function jsonOption(flag, raw) {
+  let text = raw;
+  if (raw.startsWith("@")) {
+    try {
+      text = readFileSync(raw.slice(1), "utf8");
+    } catch (err) {
+      throw new CliError(
+        `--${flag}: cannot read ${raw.slice(1)}: ${err instanceof Error ? err.message : err}`,
+      );
+    }
+  }
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`--${flag}: not valid JSON (${err instanceof Error ? err.message : err})`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new CliError(`--${flag}: expected a JSON object`);
+  return value;
+}
+
+const globs = (list) =>
+  list
+    .flatMap((item) => item.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function target(values) {
+  const url = (values.url ?? process.env.GATEWAY_URL ?? DEFAULT_URL).replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]/.test(url)) throw new CliError(`Not an http(s) URL: ${url}`);
+  const token =
+    (values.token && { token: values.token, source: "--token" }) ||
+    (process.env.ADMIN_TOKEN && { token: process.env.ADMIN_TOKEN, source: "$ADMIN_TOKEN" }) ||
+    (readDevVar("ADMIN_TOKEN") && { token: readDevVar("ADMIN_TOKEN"), source: ".dev.vars" });
+  if (!token) {
+    throw new CliError(
+      "No admin token: set ADMIN_TOKEN, pass --token, or put ADMIN_TOKEN in .dev.vars (the gateway must have the same value).",
+    );
+  }
+  return { url, ...token };
+}
+
+/** One admin request: status and parsed JSON answer (undefined for 204), or a CliError naming status and message. */
+async function call(t, method, path, body) {
+  const url = `${t.url}/admin${path}`;
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: {
+        Authorization: `Bearer ${t.token}`,
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (err) {
+    const cause = err instanceof Error ? (err.cause?.code ?? err.cause?.message ?? err.message) : String(err);
+    throw new CliError(
+      `Cannot reach ${url}: ${cause}. Is the gateway running (npm run dev), or is --url wrong?`,
+    );
+  }
+  const text = await res.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!res.ok) {
+    const error = data?.error;
+    const detail = error?.message
+      ? `${error.code ? `${error.code}: ` : ""}${error.message}`
+      : text.slice(0, 300) || res.statusText;
+    const requestId = data?.requestId ?? res.headers.get("X-Request-Id");
+    let hint = "";
+    if (res.status === 401)
+      hint = `\n(the token came from ${t.source}; it must equal the gateway's ADMIN_TOKEN)`;
+    if (res.status === 503 && error?.code === "admin_disabled")
+      hint =
+        "\n(locally: add ADMIN_TOKEN to .dev.vars and restart npm run dev; deployed: wrangler secret put ADMIN_TOKEN)";
+    if (res.status === 404 && !error) hint = `\n(no admin API at ${t.url}: is --url the gateway?)`;
+    throw new CliError(
+      `${method} /admin${path} failed: HTTP ${res.status} ${detail}${requestId ? ` [request ${requestId}]` : ""}${hint}`,
+    );
+  }
+  return { status: res.status, data };
+}
+
+const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z") : "-");
+const seg = encodeURIComponent;
+
+function table(rows, columns) {
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c] ?? "").length)));
+  const line = (cells) =>
+    cells
+      .map((cell, i) => String(cell ?? "").padEnd(widths[i]))
+      .join("  ")
+      .trimEnd();
+  return [line(columns), ...rows.map((r) => line(columns.map((c) => r[c])))].join("\n");
+}
+
+async function run({ command, args, values }) {
+  const t = target(values);
+  const out = (data, human) => console.log(values.json ? JSON.stringify(data ?? null, null, 2) : human());
+  switch (command) {
+    case "teams create": {
+      const body = {};
+      if (values.servers !== undefined) body.servers = jsonOption("servers", values.servers);
+      if (values.allow) body.allow = globs(values.allow);
+      if (values.deny) body.deny = globs(values.deny);
+      if (values.limits !== undefined) body.limits = jsonOption("limits", values.limits);
+      const { status, data: team } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
+      return out(
+        team,
+        () =>
+          `${status === 201 ? "Created" : "Replaced"} team ${team.name}:\n${JSON.stringify(team, null, 2)}`,
+      );
+    }
+    case "teams show": {
+      const { data: team } = await call(t, "GET", `/teams/${seg(args.team)}`);
+      return out(team, () => JSON.stringify(team, null, 2));
+    }
+    case "teams delete": {
+      await call(t, "DELETE", `/teams/${seg(args.team)}`);
+      return out({ deleted: args.team }, () => `Deleted team ${args.team} (its keys are revoked).`);
+    }
+    case "keys create": {
+      if (!values.name)
+        throw new CliError("keys create needs --name <name> (what the key is for, e.g. laptop)");
+      const { data: k } = await call(t, "POST", `/teams/${seg(args.team)}/keys`, { name: values.name });
+      return out(
+        k,
+        () => `Created API key ${k.id} ("${k.name}") for team ${k.team}:
+
+    ${k.key}
+
+This is the only time the key is shown: copy it now (the gateway keeps only its hash).
+Use it as "Authorization: Bearer <key>" or "X-API-Key: <key>" on ${t.url}/mcp and /v1/*.
+Revoke it with: npm run admin -- keys revoke ${k.id}`,
+      );
+    }
+    case "keys list": {
+      const { keys } = (await call(t, "GET", `/teams/${seg(args.team)}/keys`)).data;
+      return out({ keys }, () =>
+        keys.length === 0
+          ? `Team ${args.team} has no keys.`
+          : table(
+              keys.map((k) => ({
+                id: k.id,
+                name: k.name,
+                prefix: `${k.prefix}…`,
+                created: when(k.createdAt),
+                "last used": when(k.lastUsedAt),
+              })),
+              ["id", "name", "prefix", "created", "last used"],
+            ),
+      );
+    }
+    case "keys revoke": {
+      await call(t, "DELETE", `/keys/${seg(args.id)}`);
+      return out({ revoked: args.id }, () => `Revoked key ${args.id}.`);
+    }
+  }
+}
+
+try {
+  const parsed = parse(process.argv.slice(2));
+  if (parsed.help) console.log(USAGE);
+  else await run(parsed);
+} catch (err) {
+  if (!(err instanceof CliError)) throw err;
+  console.error(`admin: ${err.message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/wrangler-dev.mjs";
+import { TEST_ADMIN_TOKEN } from "../helpers/keys";
+import { gatewayUrl } from "./client";
+
+// The operators' CLI (`npm run admin`, scripts/admin.mjs) against the real gateway: a team and a key
+// made from the command line, the key used, listed, revoked.
+const TEAM = "e2e-admin";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node scripts/admin.mjs --url <gateway> …args` with the admin token in the environment. */
+function admin(args: string[], token: string = TEST_ADMIN_TOKEN): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, "scripts/admin.mjs"), "--url", gatewayUrl(), ...args],
+      { env: { ...process.env, ADMIN_TOKEN: token, GATEWAY_URL: "" }, timeout: 20_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function run(key: string, code: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${gatewayUrl()}/v1/execute`, {
+    method: "POST",
+    headers: { "X-API-Key": key, "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("npm run admin", () => {
+  it("creates a team and a key, uses the key, lists it, revokes it", async () => {
+    const created = await admin([
+      "teams",
+      "create",
+      TEAM,
+      "--servers",
+      JSON.stringify({ demo: { service: "DEMO" } }),
+      "--allow",
+      "demo.list_*,demo.get_customer",
+      "--deny",
+      "demo.list_agents",
+      "--limits",
+      '{"maxToolCalls":5}',
+    ]);
+    expect(created.stderr).toBe("");
+    expect(created).toMatchObject({ code: 0, stdout: expect.stringContaining(`Created team ${TEAM}`) });
+
+    const shown = await admin(["teams", "show", TEAM, "--json"]);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      name: TEAM,
+      servers: { demo: { service: "DEMO" } },
+      allow: ["demo.list_*", "demo.get_customer"],
+      deny: ["demo.list_agents"],
+      limits: { maxToolCalls: 5 },
+    });
+
+    const made = await admin(["keys", "create", TEAM, "--name", "ci"]);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain("only time the key is shown");
+    const key = /^\s+(cmk_[A-Za-z0-9_-]+)\s*$/m.exec(made.stdout)?.[1];
+    const id = /\b(key_[0-9a-f]+)\b/.exec(made.stdout)?.[1];
+    expect(key).toBeDefined();
+    expect(id).toBeDefined();
+
+    // The key works, on the team's own servers, with its allow/deny lists.
+    const ok = await run(key!, "return (await tools.demo.list_tickets({ limit: 2 })).tickets.length");
+    expect(ok).toMatchObject({ status: 200, body: { result: 2 } });
+    const denied = await run(key!, "return await tools.demo.list_agents({})");
+    expect(denied.body).toMatchObject({ error: { name: "UnknownToolError" } });
+
+    const listed = await admin(["keys", "list", TEAM]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+ci\\s+${key!.slice(0, 10)}`, "m"));
+    expect(listed.stdout).not.toContain(key);
+
+    const revoked = await admin(["keys", "revoke", id!]);
+    expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`Revoked key ${id}`) });
+    const refused = await run(key!, "return 1");
+    expect(refused.status).toBe(401);
+    expect((await admin(["keys", "list", TEAM])).stdout).toContain(`Team ${TEAM} has no keys.`);
+
+    expect(await admin(["teams", "delete", TEAM])).toMatchObject({ code: 0 });
+    const gone = await admin(["teams", "show", TEAM]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`HTTP 404 not_found: No team "${TEAM}"`);
+  });
+
+  it("shows the server's status and message and exits 1", async () => {
+    const wrongToken = await admin(["teams", "show", TEAM], "not-the-admin-token-at-all");
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toContain("HTTP 401 unauthorized");
+
+    const badName = await admin(["teams", "create", "Not_A_Team"]);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toContain("HTTP 400 invalid_team");
+
+    const badServers = await admin(["teams", "create", TEAM, "--servers", '{"x":{"url":"ftp://nope"}}']);
+    expect(badServers.code).toBe(1);
+    expect(badServers.stderr).toMatch(/HTTP 400 invalid_request: Invalid servers: servers\.x\.url/);
+
+    const noTeam = await admin(["keys", "create", "no-such-team", "--name", "x"]);
+    expect(noTeam.code).toBe(1);
+    expect(noTeam.stderr).toContain('HTTP 404 not_found: No team "no-such-team"');
+  });
+
+  it("refuses bad usage before calling the gateway", async () => {
+    const help = await admin(["--help"]);
+    expect(help).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("keys create <team> --name <name>"),
+    });
+    expect((await admin(["keys", "create", TEAM])).stderr).toContain("needs --name");
+    expect((await admin(["teams", "create", TEAM, "--limits", "{nope"])).stderr).toContain(
+      "--limits: not valid JSON",
+    );
+    expect((await admin(["teams", "frobnicate", TEAM])).code).toBe(1);
+  });
+});
