@@ -30,12 +30,16 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AUDIT_QUERY_DEFAULT_LIMIT = 100;
 export const AUDIT_QUERY_MAX_LIMIT = 1000;
 
-/** What `AuditLog.query` takes: both bounds inclusive, ms since epoch. */
+/** What `AuditLog.query` takes: both bounds inclusive, ms since epoch; `limit` is clamped to 1–1000. */
 export const AuditQuery = z.object({
   since: z.number().int().nonnegative().optional(),
   until: z.number().int().nonnegative().optional(),
   tool: z.string().min(1).max(200).optional(),
-  limit: z.number().int().min(1).max(AUDIT_QUERY_MAX_LIMIT).optional(),
+  limit: z
+    .number()
+    .int()
+    .transform((n) => Math.min(Math.max(n, 1), AUDIT_QUERY_MAX_LIMIT))
+    .optional(),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 

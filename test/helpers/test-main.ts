@@ -3,7 +3,14 @@ import type { BridgeResult } from "../../workers/gateway/bridge/tool-bridge";
 
 // The unit tests' main module: the gateway's exports plus EchoBridge, a stand-in for ToolBridge
 // that the tests can hand to a sandbox (a loaded isolate's env takes service stubs, not RpcTargets).
-export { AuditLog, default, EgressGate, RateLimiter, SessionObject, ToolBridge } from "../../workers/gateway/index";
+export {
+  AuditLog,
+  default,
+  EgressGate,
+  RateLimiter,
+  SessionObject,
+  ToolBridge,
+} from "../../workers/gateway/index";
 
 export const echoBridgeCalls: string[] = [];
 

@@ -6,7 +6,10 @@ import { executeCode } from "../../workers/sandbox/executor";
 import { LIMITS } from "../helpers/sandbox";
 
 const fetchFrom = (code: string, hosts: string[] | undefined) =>
-  executeCode({ loader: env.LOADER, limits: LIMITS, globalOutbound: egressFor("egress-team", hosts) }, { code });
+  executeCode(
+    { loader: env.LOADER, limits: LIMITS, globalOutbound: egressFor("egress-team", hosts) },
+    { code },
+  );
 
 describe("egress allowlist", () => {
   it("matches exact hosts and *.domain subdomains", () => {

@@ -148,6 +148,16 @@ describe("isolation between teams", () => {
     expect(found.total).toBe(0);
   });
 
+  it("lets a team's code fetch only its egress hosts", async () => {
+    const { key } = await teamWithKey("egressing", { egress: ["api.example.com"] });
+    const code =
+      "return [await (await fetch('https://api.example.com/')).text(), (await fetch('https://x.example.org/')).status]";
+    const r = (await (await run(key, code)).json()) as { result: unknown };
+    expect(r.result).toEqual(["reached api.example.com", 403]);
+    const closed = (await (await run(TEST_API_KEY, code)).json()) as { error: { message: string } };
+    expect(closed.error.message).toMatch(/no network access/);
+  });
+
   it("applies the team's limits over the deployment's", async () => {
     const { key } = await teamWithKey("small", { limits: { maxOutputChars: 1_000, maxToolCalls: 1 } });
     const big = (await (await run(key, "return 'x'.repeat(5000)")).json()) as {

@@ -1,7 +1,7 @@
 import { createApp } from "./app";
 
-export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
+export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { SessionObject } from "../../durable-objects/session/session-object";
 export { ToolBridge } from "./bridge/tool-bridge";
 export { EgressGate } from "./egress/egress-gate";

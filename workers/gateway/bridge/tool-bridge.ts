@@ -1,5 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { log } from "../../../shared/log";
+import { auditToolCall } from "../audit";
 import { loadConfig } from "../config";
 import { searchTools, toolDefinition } from "../discovery/service";
 import type { GatewayEnv } from "../env";
@@ -27,7 +28,8 @@ export type BridgeResult =
  */
 export class ToolBridge extends WorkerEntrypoint<GatewayEnv, BridgeProps> {
   async callTool(qualifiedName: unknown, args: unknown): Promise<BridgeResult> {
-    return this.guard(async () => {
+    const startedAt = Date.now();
+    const outcome = await this.guard(async () => {
       if (typeof qualifiedName !== "string")
         throw new ToolCallError(
           "TypeError",
@@ -42,6 +44,19 @@ export class ToolBridge extends WorkerEntrypoint<GatewayEnv, BridgeProps> {
         config.upstreams.callTimeoutMs,
       );
     });
+    const { props } = this.ctx;
+    auditToolCall(
+      this.env,
+      (p) => this.ctx.waitUntil(p),
+      { ...props, team: props.scope },
+      {
+        name: qualifiedName,
+        args,
+        startedAt,
+        outcome,
+      },
+    );
+    return outcome;
   }
 
   async searchTools(input: unknown): Promise<BridgeResult> {

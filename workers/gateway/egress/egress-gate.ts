@@ -25,7 +25,9 @@ export class EgressGate extends WorkerEntrypoint<GatewayEnv, EgressProps> {
     const { hosts, team } = this.ctx.props;
     if (!/^https?:$/.test(url.protocol) || !hostAllowed(url.hostname, hosts)) {
       return Response.json(
-        { error: `egress to ${url.hostname} is not allowed for team "${team}" (allowed: ${hosts.join(", ") || "none"})` },
+        {
+          error: `egress to ${url.hostname} is not allowed for team "${team}" (allowed: ${hosts.join(", ") || "none"})`,
+        },
         { status: 403, headers: { "X-Egress-Blocked": "1" } },
       );
     }

@@ -7,6 +7,7 @@ type Loopback = (options: { props: EgressProps }) => Fetcher;
 export function egressFor(team: string, hosts: string[] | undefined): Fetcher | null {
   if (!hosts?.length) return null;
   const loopback = (exports as unknown as { EgressGate?: Loopback }).EgressGate;
-  if (typeof loopback !== "function") throw new Error("EgressGate is not exported by the gateway's main module");
+  if (typeof loopback !== "function")
+    throw new Error("EgressGate is not exported by the gateway's main module");
   return loopback({ props: { team, hosts } });
 }

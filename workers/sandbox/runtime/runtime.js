@@ -104,7 +104,9 @@ function installNetworkNotice() {
       const reason = err instanceof Error ? err.message : String(err);
       const blocked = /not permitted to access the internet/i.test(reason);
       throw new TypeError(
-        blocked ? `fetch(${url}) failed: this sandbox has no network access (${reason})` : `fetch(${url}) failed: ${reason}`,
+        blocked
+          ? `fetch(${url}) failed: this sandbox has no network access (${reason})`
+          : `fetch(${url}) failed: ${reason}`,
       );
     }
   };

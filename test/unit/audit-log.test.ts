@@ -1,0 +1,205 @@
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { AuditEntry } from "../../workers/gateway/audit";
+import {
+  auditLogOf,
+  auditNamespace,
+  canonicalJson,
+  jsonBytes,
+  recordAudit,
+  retentionDays,
+  sha256Hex,
+} from "../../workers/gateway/audit";
+
+const DAY = 86_400_000;
+const log = (team: string) => auditLogOf(auditNamespace(env)!, team);
+
+let n = 0;
+const entry = (team: string, over: Partial<AuditEntry> = {}): AuditEntry => ({
+  ts: Date.now(),
+  requestId: `req-${++n}`,
+  team,
+  keyId: "key-1",
+  kind: "tool_call",
+  tool: "demo.list_tickets",
+  argsSha256: "0".repeat(64),
+  status: "ok",
+  durationMs: 5,
+  resultBytes: 10,
+  ...over,
+});
+
+const rowCount = (team: string) =>
+  runInDurableObject(
+    log(team),
+    (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM entries").one().n,
+  );
+
+describe("AuditLog object", () => {
+  it("returns newest first (ties in insertion order, latest first) and filters", async () => {
+    const t = Date.now();
+    const stub = log("q");
+    await stub.append(
+      [
+        entry("q", { ts: t - 3000, requestId: "a" }),
+        entry("q", { ts: t - 2000, requestId: "b", tool: "demo.get_ticket" }),
+        entry("q", { ts: t - 1000, requestId: "c", kind: "execute", tool: "execute" }),
+        entry("q", { ts: t - 1000, requestId: "d" }),
+      ],
+      30,
+    );
+    const ids = (rows: AuditEntry[]) => rows.map((r) => r.requestId);
+    expect(ids(await stub.query({}))).toEqual(["d", "c", "b", "a"]);
+    expect(ids(await stub.query({ tool: "demo.list_tickets" }))).toEqual(["d", "a"]);
+    expect(ids(await stub.query({ since: t - 2000 }))).toEqual(["d", "c", "b"]);
+    expect(ids(await stub.query({ until: t - 2000 }))).toEqual(["b", "a"]);
+    expect(ids(await stub.query({ since: t - 2500, until: t - 1500 }))).toEqual(["b"]);
+    expect(ids(await stub.query({ limit: 2 }))).toEqual(["d", "c"]);
+    expect((await stub.query({}))[0]).toEqual(entry("q", { ts: t - 1000, requestId: "d" }));
+  });
+
+  it("defaults to 100 rows and holds the limit to 1000", async () => {
+    const stub = log("many");
+    await stub.append(
+      Array.from({ length: 150 }, () => entry("many")),
+      30,
+    );
+    expect(await stub.query({})).toHaveLength(100);
+    expect(await stub.query({ limit: 1000 })).toHaveLength(150);
+    await stub.append(
+      Array.from({ length: 900 }, () => entry("many")),
+      30,
+    );
+    expect(await stub.query({ limit: 5000 })).toHaveLength(1000);
+    expect(await stub.query({ limit: 0 })).toHaveLength(1);
+  });
+
+  it("skips invalid entries and keeps the rest", async () => {
+    const stub = log("invalid");
+    const bad = { ...entry("invalid"), argsSha256: "not a hash" };
+    expect(await stub.append([bad, entry("invalid")], 30)).toEqual({ written: 1, skipped: 1 });
+  });
+
+  it("deletes rows past the retention on append, and never returns them", async () => {
+    const stub = log("retain");
+    await stub.append([entry("retain", { ts: Date.now() - 31 * DAY }), entry("retain")], 30);
+    expect(await rowCount("retain")).toBe(1);
+    await stub.append([entry("retain", { ts: Date.now() - 8 * DAY })], 30);
+    expect(await rowCount("retain")).toBe(2);
+    // a shorter retention applies from the next append, and to reads at once
+    await stub.append([entry("retain")], 7);
+    expect(await rowCount("retain")).toBe(2);
+    expect(await stub.query({})).toHaveLength(2);
+  });
+
+  it("hides rows past the retention from queries before they are pruned", async () => {
+    const stub = log("hidden");
+    await stub.append([entry("hidden")], 30);
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec(
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes FROM entries",
+        Date.now() - 40 * DAY,
+      );
+    });
+    expect(await rowCount("hidden")).toBe(2);
+    expect(await stub.query({})).toHaveLength(1);
+  });
+
+  it("enforces the retention daily by alarm, without writes", async () => {
+    const stub = log("alarmed");
+    await stub.append([entry("alarmed")], 30);
+    const armed = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
+    expect(armed).toBeGreaterThan(Date.now() + DAY - 60_000);
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec("UPDATE entries SET ts = ?", Date.now() - 31 * DAY);
+      state.storage.sql.exec(
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes FROM entries",
+        Date.now() - DAY,
+      );
+    });
+    expect(await rowCount("alarmed")).toBe(2);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await rowCount("alarmed")).toBe(1);
+    // rows left: armed again for tomorrow
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBeGreaterThan(
+      Date.now(),
+    );
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec("UPDATE entries SET ts = ?", Date.now() - 31 * DAY);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await rowCount("alarmed")).toBe(0);
+    // nothing left: no alarm until the next append
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBeNull();
+  });
+});
+
+describe("recordAudit", () => {
+  it("writes through waitUntil, batching entries per team", async () => {
+    const pending: Promise<unknown>[] = [];
+    const waitUntil = (p: Promise<unknown>) => pending.push(p);
+    recordAudit(env, waitUntil, [entry("batch-a"), entry("batch-b")]);
+    recordAudit(env, waitUntil, async () => [entry("batch-a", { tool: "execute", kind: "execute" })]);
+    await Promise.all(pending);
+    expect(await log("batch-a").query({})).toHaveLength(2);
+    expect(await log("batch-b").query({})).toHaveLength(1);
+  });
+
+  it("does nothing without an AUDIT binding, and never throws", async () => {
+    const pending: Promise<unknown>[] = [];
+    let built = false;
+    const build = async () => {
+      built = true;
+      return [entry("nobody")];
+    };
+    expect(() => recordAudit({}, (p) => pending.push(p), build)).not.toThrow();
+    expect(pending).toEqual([]);
+    expect(built).toBe(false);
+    recordAudit(
+      env,
+      (p) => pending.push(p),
+      () => Promise.reject(new Error("hashing failed")),
+    );
+    const throwing = () => {
+      throw new Error("waitUntil is gone");
+    };
+    expect(() => recordAudit(env, throwing, [entry("nobody")])).not.toThrow();
+    await expect(Promise.all(pending)).resolves.toBeDefined();
+  });
+
+  it("reads AUDIT_RETENTION_DAYS with a safe default", () => {
+    expect(retentionDays({})).toBe(30);
+    expect(retentionDays({ AUDIT_RETENTION_DAYS: "" })).toBe(30);
+    expect(retentionDays({ AUDIT_RETENTION_DAYS: "7" })).toBe(7);
+    expect(retentionDays({ AUDIT_RETENTION_DAYS: "0" })).toBe(30);
+    expect(retentionDays({ AUDIT_RETENTION_DAYS: "1.5" })).toBe(30);
+    expect(retentionDays({ AUDIT_RETENTION_DAYS: "forever" })).toBe(30);
+  });
+});
+
+describe("argument hashing", () => {
+  it("hashes canonical JSON: sorted keys at every depth", async () => {
+    expect(canonicalJson({ b: [1, { d: "x", c: null }], a: 2 })).toBe('{"a":2,"b":[1,{"c":null,"d":"x"}]}');
+    expect(await sha256Hex({ b: [1, { d: "x", c: null }], a: 2 })).toBe(
+      "41f07cb8ff3f7cef7a9c5149f898e296ff840cc7d3b3d92714818619fb45dc95",
+    );
+  });
+
+  it("follows JSON for odd values and never throws", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(canonicalJson(cyclic)).toBe('{"a":1,"self":"[Circular]"}');
+    expect(canonicalJson({ u: undefined, f: () => 1, n: Number.NaN, big: 10n, d: new Date(0) })).toBe(
+      '{"big":"10","d":"1970-01-01T00:00:00.000Z","n":null}',
+    );
+    expect(canonicalJson([undefined, 1])).toBe("[null,1]");
+    expect(canonicalJson(undefined)).toBe("null");
+    expect(canonicalJson(JSON.parse('{"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1}}');
+  });
+
+  it("sizes results as UTF-8 bytes of their JSON", () => {
+    expect(jsonBytes(undefined)).toBe(0);
+    expect(jsonBytes("é😀")).toBe(8);
+    expect(jsonBytes({ a: [1, 2] })).toBe(11);
+  });
+});

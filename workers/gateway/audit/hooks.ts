@@ -1,0 +1,99 @@
+import type { AuditEntry } from "../../../durable-objects/audit/entry";
+import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
+import type { BridgeResult } from "../bridge/tool-bridge";
+import type { RequestScope } from "../operations/scope";
+import { jsonBytes, sha256Hex } from "./hash";
+import { recordAudit } from "./record";
+
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+const ERROR_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+const TOOL_NAME = /^[\w.$-]{1,200}$/;
+
+/** Who an entry is for; ids that are not plain identifiers are left out rather than stored. */
+export interface AuditActor {
+  requestId: string;
+  team: string;
+  keyId: string;
+  sessionId?: string | undefined;
+}
+
+/** One "execute" entry: args = { code, language, timeoutMs } hashed, result sized, error name only. */
+export function auditExecution(
+  scope: RequestScope,
+  input: ExecuteInput,
+  startedAt: number,
+  outcome: { result: ExecuteResult } | { thrown: unknown },
+): void {
+  const durationMs = Date.now() - startedAt;
+  const { code, language, timeoutMs } = input;
+  const failure = "thrown" in outcome ? errorName(outcome.thrown) : outcome.result.error?.name;
+  recordAudit(scope.env, scope.waitUntil, () =>
+    build(scope, {
+      ts: startedAt,
+      kind: "execute",
+      tool: "execute",
+      args: { code, language, timeoutMs },
+      failure,
+      durationMs,
+      result: "result" in outcome ? outcome.result : undefined,
+    }),
+  );
+}
+
+/** One "tool_call" entry for a call from sandbox code through the tool bridge. */
+export function auditToolCall(
+  env: object,
+  waitUntil: (promise: Promise<unknown>) => void,
+  actor: AuditActor,
+  call: { name: unknown; args: unknown; startedAt: number; outcome: BridgeResult },
+): void {
+  const durationMs = Date.now() - call.startedAt;
+  const tool = typeof call.name === "string" && TOOL_NAME.test(call.name) ? call.name : "(invalid name)";
+  recordAudit(env, waitUntil, () =>
+    build(actor, {
+      ts: call.startedAt,
+      kind: "tool_call",
+      tool,
+      args: call.args,
+      failure: call.outcome.ok ? undefined : call.outcome.error.name,
+      durationMs,
+      result: call.outcome.ok ? call.outcome.value : undefined,
+    }),
+  );
+}
+
+/** Hashing and sizing run here, inside waitUntil, after the caller has had its answer. */
+async function build(
+  actor: AuditActor,
+  e: {
+    ts: number;
+    kind: AuditEntry["kind"];
+    tool: string;
+    args: unknown;
+    failure: string | undefined;
+    durationMs: number;
+    result: unknown;
+  },
+): Promise<AuditEntry[]> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return [
+    {
+      ts: e.ts,
+      requestId: SAFE_ID.test(actor.requestId) ? actor.requestId : "invalid",
+      team: actor.team,
+      keyId: actor.keyId,
+      ...(actor.sessionId && SAFE_ID.test(actor.sessionId) ? { sessionId: actor.sessionId } : {}),
+      kind: e.kind,
+      tool: e.tool,
+      argsSha256: await sha256Hex(e.args),
+      status: e.failure === undefined ? "ok" : "error",
+      ...(e.failure === undefined ? {} : { error: ERROR_NAME.test(e.failure) ? e.failure : "Error" }),
+      durationMs: Math.max(0, Math.round(e.durationMs)),
+      resultBytes: e.result === undefined ? 0 : jsonBytes(e.result),
+    },
+  ];
+}
+
+function errorName(err: unknown): string {
+  return err instanceof Error ? err.name : "Error";
+}
