@@ -138,6 +138,27 @@ describe("isolation between teams", () => {
     expect(allowed.result).toBe(1);
     const keys = (await env.SCHEMA_CACHE.list({ prefix: "tools:v1:limited:" })).keys;
     expect(keys).toHaveLength(1);
+    const session = await initialize(key);
+    const call = (name: string, args: unknown) =>
+      request("/mcp", {
+        method: "POST",
+        headers: { ...MCP, "X-API-Key": key, "Mcp-Session-Id": session },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name, arguments: args },
+        }),
+      }).then(
+        (r) => r.json() as Promise<{ result: { content: Array<{ text: string }>; isError?: boolean } }>,
+      );
+    const viaMcp = JSON.parse(
+      (await call("search_tools", { detail: "name", limit: 100 })).result.content[0]!.text,
+    ) as {
+      tools: Array<{ name: string }>;
+    };
+    expect(viaMcp.tools.map((t) => t.name).sort()).toEqual(names);
+    expect((await call("get_tool_definition", { name: "demo.list_agents" })).result.isError).toBe(true);
   });
 
   it("gives a team without servers no upstream tools", async () => {
