@@ -2,29 +2,11 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { AuditEntry } from "../../workers/gateway/audit";
 import { auditLogOf, auditNamespace, sha256Hex } from "../../workers/gateway/audit";
-import { forgetTeams } from "../../workers/gateway/teams/resolve";
 import { AUTH, request } from "../helpers/app";
-import { TEST_ADMIN_TOKEN } from "../helpers/keys";
+import { teamWithKey as withKey } from "../helpers/teams";
 
-const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" };
 const DEMO = { servers: { demo: { service: "DEMO" } } };
-
-async function teamWithKey(team: string): Promise<{ id: string; key: string }> {
-  const put = await request(`/admin/teams/${team}`, {
-    method: "PUT",
-    headers: ADMIN,
-    body: JSON.stringify(DEMO),
-  });
-  expect(put.status).toBeLessThan(300);
-  forgetTeams();
-  const res = await request(`/admin/teams/${team}/keys`, {
-    method: "POST",
-    headers: ADMIN,
-    body: JSON.stringify({ name: "ci" }),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; key: string };
-}
+const teamWithKey = (team: string) => withKey(team, DEMO);
 
 async function run(key: string, code: string, headers: Record<string, string> = {}) {
   const res = await request("/v1/execute", {

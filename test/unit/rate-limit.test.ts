@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { forgetTeams } from "../../workers/gateway/teams/resolve";
 import { request } from "../helpers/app";
-import { TEST_ADMIN_TOKEN } from "../helpers/keys";
+import { teamWithKey } from "../helpers/teams";
 
-const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" };
-
-async function keyFor(team: string, limits: Record<string, number>): Promise<string> {
-  await request(`/admin/teams/${team}`, { method: "PUT", headers: ADMIN, body: JSON.stringify({ limits }) });
-  forgetTeams();
-  const res = await request(`/admin/teams/${team}/keys`, {
-    method: "POST",
-    headers: ADMIN,
-    body: JSON.stringify({ name: "t" }),
-  });
-  return ((await res.json()) as { key: string }).key;
-}
+const keyFor = async (team: string, limits: Record<string, number>) =>
+  (await teamWithKey(team, { limits })).key;
 
 describe("rate limits", () => {
   it("allow exactly the per-minute budget under concurrent requests, then 429 with Retry-After", async () => {

@@ -1,24 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { forgetTeams } from "../../workers/gateway/teams/resolve";
 import { request } from "../helpers/app";
-import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
-
-const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" };
-const admin = (method: string, path: string, body?: unknown) =>
-  request(`/admin${path}`, {
-    method,
-    headers: ADMIN,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-
-async function teamWithKey(team: string, config: unknown = {}): Promise<{ id: string; key: string }> {
-  expect((await admin("PUT", `/teams/${team}`, config)).status).toBeLessThan(300);
-  forgetTeams();
-  const res = await admin("POST", `/teams/${team}/keys`, { name: "ci" });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { id: string; key: string };
-}
+import { TEST_API_KEY } from "../helpers/keys";
+import { admin, teamWithKey } from "../helpers/teams";
 
 const run = (key: string, code: string) =>
   request("/v1/execute", {
