@@ -21,7 +21,9 @@ export const healthRoutes = new Hono<AppEnv>()
       version: VERSION,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
       config: config.ok && upstreams.problems.length === 0 ? "valid" : "invalid",
-      auth: config.ok && config.config.devApiKey ? "api-key" : "open",
+      auth: "api-key",
+      devApiKey: config.ok && config.config.devApiKey !== undefined,
+      admin: Boolean(c.env.ADMIN_TOKEN),
       upstreams: upstreams.servers.map((s) => s.name),
     });
   })
