@@ -15,7 +15,7 @@ import { root, startWranglerDev } from "../lib/wrangler-dev.mjs";
 import { startEverything } from "./everything.mjs";
 
 /** Keys of a wrangler config holding paths this copy does not rewrite: refuse rather than break them. */
-const UNHANDLED_PATH_KEYS = ["assets", "site", "rules", "base_dir", "tsconfig", "alias", "env"];
+const UNHANDLED_PATH_KEYS = ["assets", "site", "rules", "base_dir", "tsconfig", "alias"];
 
 /** The gateway's wrangler.toml, as written (not normalized). */
 function readGatewayConfig() {
@@ -25,7 +25,9 @@ function readGatewayConfig() {
 }
 
 /** `rawConfig` as JSON in a fresh directory, with paths that still lead to the repo and `vars` merged in. */
-function writeGatewayConfig(rawConfig, vars) {
+function writeGatewayConfig(withEnvs, vars) {
+  // Per-team deployment environments ([env.*]) are not part of what the bench runs.
+  const { env: _teams, ...rawConfig } = withEnvs;
   const unhandled = UNHANDLED_PATH_KEYS.filter((key) => rawConfig[key] !== undefined);
   if (unhandled.length > 0)
     throw new Error(`scripts/bench/stack.mjs does not relocate wrangler.toml's ${unhandled.join(", ")}`);
