@@ -4,7 +4,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { z } from "zod";
-import { sha256, type UpstreamServer } from "../../workers/gateway/upstreams/config";
+import { sha256 } from "../../shared/hash";
+import type { UpstreamServer } from "../../workers/gateway/upstreams/config";
 
 /**
  * A real MCP server (the SDK's, stateless) behind a Fetcher, standing in for a service binding.

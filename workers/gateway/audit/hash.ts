@@ -1,3 +1,5 @@
+import { sha256 } from "../../../shared/hash";
+
 /**
  * JSON with object keys sorted at every depth, so equal arguments hash equally whatever their key
  * order. Follows JSON.stringify otherwise (toJSON honoured, undefined/functions dropped, non-finite
@@ -8,9 +10,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Lowercase hex SHA-256 of the value's canonical JSON. */
-export async function sha256Hex(value: unknown): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonicalJson(value)));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+export function sha256Hex(value: unknown): Promise<string> {
+  return sha256(canonicalJson(value));
 }
 
 /** UTF-8 bytes of the value's JSON; 0 for undefined or what cannot be serialized. */

@@ -49,14 +49,15 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("team", DEFAULT_TEAM);
     c.set("keyId", "dev");
   } else {
-    const record = await new TeamStore(c.env.TEAMS).findKey(key);
+    const teams = new TeamStore(c.env.TEAMS);
+    const record = await teams.findKey(key);
     if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", CHALLENGE);
     c.set("team", record.team);
     c.set("keyId", record.id);
     const last = touched.get(record.id) ?? 0;
     if (Date.now() - last > TOUCH_EVERY_MS) {
       touched.set(record.id, Date.now());
-      c.executionCtx.waitUntil(new TeamStore(c.env.TEAMS).touchKey(record.id));
+      c.executionCtx.waitUntil(teams.touchKey(record.id));
     }
   }
   await next();

@@ -1,9 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { RateLimiter } from "../../../durable-objects/limiter/rate-limiter";
 import type { AppEnv, GatewayEnv } from "../env";
-import { requireConfig } from "../http/config";
 import { HttpError } from "../http/errors";
-import { loadTeam, withTeamLimits } from "../teams/resolve";
+import { scopeOf } from "../http/scope";
 
 export function limiter(env: GatewayEnv, name: string): DurableObjectStub<RateLimiter> {
   const ns = env.RATE_LIMITER as unknown as DurableObjectNamespace<RateLimiter>;
@@ -16,7 +15,7 @@ export function limiter(env: GatewayEnv, name: string): DurableObjectStub<RateLi
  * error body on /mcp). Runs after the API key middleware.
  */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const config = withTeamLimits(requireConfig(c), await loadTeam(c.env, c.get("team")));
+  const { config } = await scopeOf(c);
   const result = await limiter(c.env, `key:${c.get("keyId")}`).take(config.rateLimit.perMinute);
   const headers = {
     "RateLimit-Limit": String(result.limit),

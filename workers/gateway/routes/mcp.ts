@@ -2,7 +2,6 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
-import { requireConfig } from "../http/config";
 import { HttpError } from "../http/errors";
 import { scopeOf } from "../http/scope";
 import { createMcpServer } from "../mcp/server";
@@ -30,12 +29,12 @@ function findInitialize(body: unknown): InitializeParams | undefined {
  */
 export const mcpRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
-    const config = requireConfig(c);
+    const scope = await scopeOf(c);
     const body = await readJson(c);
     const init = findInitialize(body);
     if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
 
-    const server = createMcpServer(await scopeOf(c));
+    const server = createMcpServer(scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
@@ -51,7 +50,7 @@ export const mcpRoutes = new Hono<AppEnv>()
         id,
         createdAt: now,
         lastSeenAt: now,
-        ttlSeconds: config.sessionTtlSeconds,
+        ttlSeconds: scope.config.sessionTtlSeconds,
         protocolVersion: negotiated,
         team: c.get("team"),
         ...(typeof name === "string" && typeof version === "string" ? { client: { name, version } } : {}),

@@ -1,4 +1,4 @@
-import { sha256 } from "../upstreams/config";
+import { hex, sha256 } from "../../../shared/hash";
 import { KeyRecord, type TeamInput, TeamRecord } from "./schema";
 
 /**
@@ -90,10 +90,6 @@ export class TeamStore {
   async touchKey(id: string): Promise<void> {
     await this.kv.put(`lastused:v1:${id}`, String(Date.now()));
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function base64url(bytes: Uint8Array): string {

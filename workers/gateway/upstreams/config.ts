@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVER_NAME } from "../../../shared/contract/tools";
+import { sha256 } from "../../../shared/hash";
 
 const SECRET_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -113,11 +114,6 @@ async function resolve(
     ...(spec.description ? { description: spec.description } : {}),
     configHash: await sha256(JSON.stringify(spec)),
   };
-}
-
-export async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 function isHttpUrl(value: string): boolean {
