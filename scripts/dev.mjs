@@ -1,13 +1,14 @@
 // `npm run dev`: the gateway under `wrangler dev` on http://127.0.0.1:8787 (PORT to change), with a
 // dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs.
-// A watchdog restarts wrangler dev if it stops answering: local workerd ignores CPU limits, and code
-// stuck inside one native call (a catastrophic regular expression, say) would otherwise hang it.
+// Agent code runs in a second workerd process, the sandbox host (scripts/lib/stack.mjs), restarted
+// when it hangs or dies: local workerd ignores CPU limits, and code stuck inside one native call (a
+// catastrophic regular expression, say) would otherwise hang everything. A watchdog restarts the
+// whole stack if the gateway itself ever stops answering.
 import { ensureDevKey, ensureDevVar } from "./lib/dev-vars.mjs";
-import { isLive, startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { startStack } from "./lib/stack.mjs";
+import { isLive } from "./lib/wrangler-dev.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
-// The gateway (primary: it gets the port) and the demo upstream it reaches by service binding.
-const CONFIGS = ["wrangler.toml", "workers/demo-upstream/wrangler.toml"];
 const WATCH_EVERY_MS = 2_000;
 const UNRESPONSIVE_AFTER = 4;
 // The watchdog's own probes, and the fetch of Request.cf that fails offline, are not worth showing.
@@ -41,10 +42,11 @@ async function run() {
   const key = ensureDevKey();
   ensureDevVar("ADMIN_TOKEN", "adm_");
   for (;;) {
-    current = await startWranglerDev({ configs: CONFIGS, port, echo: (line) => !PROBE_LOG.test(line) });
+    current = await startStack({ port, echo: (line) => !PROBE_LOG.test(line) });
     await banner(current.url, key);
     let misses = 0;
-    while (!stopping && current.child.exitCode === null && current.child.signalCode === null) {
+    const child = current.gateway.child;
+    while (!stopping && child.exitCode === null && child.signalCode === null) {
       await new Promise((r) => setTimeout(r, WATCH_EVERY_MS));
       misses = (await isLive(current.url, 3_000)) ? 0 : misses + 1;
       if (misses >= UNRESPONSIVE_AFTER) {
@@ -56,9 +58,9 @@ async function run() {
     }
     if (stopping) return;
     await current.stop();
-    if (current.child.exitCode !== null && current.child.exitCode !== 0 && misses === 0) {
-      console.error(`[dev] wrangler dev exited with ${current.child.exitCode}`);
-      process.exit(current.child.exitCode);
+    if (child.exitCode !== null && child.exitCode !== 0 && misses === 0) {
+      console.error(`[dev] wrangler dev exited with ${child.exitCode}`);
+      process.exit(child.exitCode);
     }
   }
 }

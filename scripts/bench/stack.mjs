@@ -7,51 +7,10 @@
 // (CLOUDFLARE_INCLUDE_PROCESS_ENV=true). So the gateway runs from a copy of wrangler.toml written as
 // JSON to a temporary directory, with absolute paths and the bench's [vars] (MCP_SERVERS, ...); no
 // .dev.vars there, so DEV_API_KEY arrives from the process environment. /health and /ready confirm it.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
-import { root, startWranglerDev } from "../lib/wrangler-dev.mjs";
+import { rmSync } from "node:fs";
+import { readGatewayConfig, writeGatewayConfig } from "../lib/gateway-config.mjs";
+import { startWranglerDev } from "../lib/wrangler-dev.mjs";
 import { startEverything } from "./everything.mjs";
-
-/** Keys of a wrangler config holding paths this copy does not rewrite: refuse rather than break them. */
-const UNHANDLED_PATH_KEYS = ["assets", "site", "rules", "base_dir", "tsconfig", "alias"];
-
-/** The gateway's wrangler.toml, as written (not normalized). */
-function readGatewayConfig() {
-  const script = join(root, "scripts/bench/read-wrangler-config.mjs");
-  const out = execFileSync(process.execPath, [script, join(root, "wrangler.toml")], { encoding: "utf8" });
-  return JSON.parse(out);
-}
-
-/** `rawConfig` as JSON in a fresh directory, with paths that still lead to the repo and `vars` merged in. */
-function writeGatewayConfig(withEnvs, vars) {
-  // Per-team deployment environments ([env.*]) are not part of what the bench runs.
-  const { env: _teams, ...rawConfig } = withEnvs;
-  const unhandled = UNHANDLED_PATH_KEYS.filter((key) => rawConfig[key] !== undefined);
-  if (unhandled.length > 0)
-    throw new Error(`scripts/bench/stack.mjs does not relocate wrangler.toml's ${unhandled.join(", ")}`);
-  const dir = mkdtempSync(join(tmpdir(), "code-mcp-bench-config-"));
-  const abs = (p) => resolve(root, p);
-  // wrangler joins build.watch_dir onto the config's directory even when it is absolute
-  const rel = (p) => relative(dir, abs(p));
-  const build = rawConfig.build && {
-    ...rawConfig.build,
-    cwd: abs(rawConfig.build.cwd ?? "."),
-    ...(rawConfig.build.watch_dir !== undefined && {
-      watch_dir: [rawConfig.build.watch_dir].flat().map(rel),
-    }),
-  };
-  const config = {
-    ...rawConfig,
-    main: abs(rawConfig.main),
-    ...(build && { build }),
-    vars: { ...rawConfig.vars, ...vars },
-  };
-  const path = join(dir, "wrangler.json");
-  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
-  return { path, dir };
-}
 
 /**
  * Starts the whole stack. Calls `track(stop)` at once: stop() made during startup lets the step under
@@ -80,7 +39,10 @@ export async function startStack({ apiKey, vars = {}, track }) {
       everything: { url: parts.everything.url, description: "MCP reference server (server-everything)" },
     };
     const defined = Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== undefined));
-    const gateway = writeGatewayConfig(rawConfig, { ...defined, MCP_SERVERS: JSON.stringify(servers) });
+    const gateway = writeGatewayConfig({
+      raw: rawConfig,
+      vars: { ...defined, MCP_SERVERS: JSON.stringify(servers) },
+    });
     parts.configDir = gateway.dir;
     checkpoint();
     // DEV_API_KEY as a process-env secret reaches every worker that has no .dev.vars of its own; the

@@ -21,8 +21,9 @@ export function freePort() {
 }
 
 /**
+ * envFile: secrets/vars for the primary worker (`--env-file`, e.g. the repo's .dev.vars when the config is generated elsewhere).
  * @param {{ configs?: string[], port?: number, vars?: Record<string, string>, env?: Record<string, string>,
- *   persist?: "temp" | "default", echo?: (line: string) => boolean, startupMs?: number }} options
+ *   persist?: "temp" | "default", echo?: (line: string) => boolean, startupMs?: number, envFile?: string }} options
  *   vars: `--var` values (the primary worker only); env: extra process environment;
  *   persist "temp": a fresh state directory, removed on stop; echo: lines of wrangler's output to show.
  */
@@ -34,6 +35,7 @@ export async function startWranglerDev(options = {}) {
   for (const config of options.configs ?? ["wrangler.toml"]) args.push("-c", config);
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()));
   if (persistDir) args.push("--persist-to", persistDir);
+  if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...options.env };
   const stdio = ["ignore", "pipe", "pipe"];

@@ -34,6 +34,7 @@ export const executeResultShape = {
     toolCalls: z.number(),
     truncated: z.boolean(),
     calls: z.array(z.object({ name: z.string(), ms: z.number(), ok: z.boolean() })).optional(),
+    fetches: z.number().optional(),
   }),
 };
 export const ExecuteResult = z.object(executeResultShape);

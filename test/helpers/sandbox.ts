@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
-import { executeCode } from "../../workers/sandbox/executor";
+import { type ExecutorDeps, executeCode, inProcessHost } from "../../workers/sandbox/executor";
 import type { SandboxLimits } from "../../workers/sandbox/limits";
 
 export const LIMITS: SandboxLimits = {
@@ -11,6 +11,8 @@ export const LIMITS: SandboxLimits = {
   maxOutputChars: 24_000,
   maxSteps: 1_000_000_000,
   maxToolCalls: 200,
+  maxDiscoveryCalls: 100,
+  maxArgChars: 2_000_000,
 };
 
 /** The real Worker Loader, counting what it is asked to load. */
@@ -26,10 +28,19 @@ export function countingLoader(): { loader: WorkerLoader; loads: WorkerLoaderWor
   return { loader, loads };
 }
 
+/** Executor dependencies around the real Worker Loader (or `loader`), in this isolate. */
+export function deps(
+  limits: Partial<SandboxLimits> = {},
+  extra: Partial<ExecutorDeps> = {},
+  loader: WorkerLoader = env.LOADER,
+): ExecutorDeps {
+  return { host: inProcessHost(loader), limits: { ...LIMITS, ...limits }, ...extra };
+}
+
 export function run(
   code: string,
   extra: Partial<ExecuteInput> = {},
   limits: Partial<SandboxLimits> = {},
 ): Promise<ExecuteResult> {
-  return executeCode({ loader: env.LOADER, limits: { ...LIMITS, ...limits } }, { code, ...extra });
+  return executeCode(deps(limits), { code, ...extra });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { executeCode } from "../../workers/sandbox/executor";
 import { TEST_API_KEY } from "../helpers/keys";
-import { countingLoader, LIMITS, run } from "../helpers/sandbox";
+import { countingLoader, deps, LIMITS, run } from "../helpers/sandbox";
 
 describe("execute: results", () => {
   it("runs TypeScript by default, with top-level await and return", async () => {
@@ -84,7 +84,7 @@ describe("execute: errors", () => {
 
   it("reports syntax errors with line and column before any isolate is made", async () => {
     const { loader, loads } = countingLoader();
-    const r = await executeCode({ loader, limits: LIMITS }, { code: "const ok = 1;\nconst x: = 2;" });
+    const r = await executeCode(deps({}, {}, loader), { code: "const ok = 1;\nconst x: = 2;" });
     expect(r.error).toMatchObject({ name: "SyntaxError", line: 2, column: 10 });
     expect(loads).toHaveLength(0);
   });
@@ -134,14 +134,14 @@ describe("execute: output cap", () => {
 
   it("clips huge error messages", async () => {
     const r = await run("throw new Error('x'.repeat(100000))");
-    expect(r.error!.message.length).toBeLessThan(2_100);
+    expect(r.error!.message.length).toBeLessThan(4_100);
   });
 });
 
 describe("execute: the loaded isolate", () => {
   it("gets no bindings, no network and the CPU limit", async () => {
     const { loader, loads } = countingLoader();
-    await executeCode({ loader, limits: LIMITS }, { code: "return 1" });
+    await executeCode(deps({}, {}, loader), { code: "return 1" });
     expect(loads).toHaveLength(1);
     expect(loads[0]!.env).toEqual({});
     expect(loads[0]!.globalOutbound).toBeNull();
@@ -150,7 +150,7 @@ describe("execute: the loaded isolate", () => {
 
   it("is fresh for every execution", async () => {
     const { loader, loads } = countingLoader();
-    const exec = (code: string) => executeCode({ loader, limits: LIMITS }, { code });
+    const exec = (code: string) => executeCode(deps({}, {}, loader), { code });
     expect((await exec("globalThis.leak = 'secret'; Object.prototype.polluted = 1; return 1")).result).toBe(
       1,
     );

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
-import type { RunOutcome } from "../../workers/sandbox/outcome";
+import type { IsolateReport } from "../../shared/contract/sandbox";
 import { shapeOutput } from "../../workers/sandbox/output";
 
-const outcome = (over: Partial<RunOutcome>): RunOutcome => ({
-  hasResult: false,
+/** A report as the isolate writes it: `result` (when given) as its JSON text. */
+const outcome = ({
+  result,
+  hasResult,
+  ...over
+}: Partial<IsolateReport> & { hasResult?: boolean; result?: unknown }): IsolateReport => ({
   resultTruncated: false,
   logs: [],
   logsDropped: 0,
-  calls: [],
+  ...(hasResult ? { resultJson: JSON.stringify(result) } : {}),
   ...over,
 });
 
@@ -51,5 +55,12 @@ describe("shapeOutput", () => {
     const shaped = shapeOutput(outcome({ logs: ["[log] a"], logsDropped: 7 }), 1_000);
     expect(shaped.truncated).toBe(true);
     expect(shaped.logs.at(-1)).toBe("[truncated] 7 further log calls were not captured");
+  });
+});
+
+describe("shapeOutput with a result the isolate had to cut", () => {
+  it("keeps the cut JSON text as text and says so", () => {
+    const shaped = shapeOutput({ resultJson: '{"a":"xxxx', resultTruncated: true, logs: [], logsDropped: 0 }, 1_000);
+    expect(shaped).toEqual({ result: '{"a":"xxxx… [result truncated in the sandbox]', logs: [], truncated: true });
   });
 });

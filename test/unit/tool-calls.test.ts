@@ -1,27 +1,22 @@
-import { env } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { findTool } from "../../workers/gateway/bridge/call-tool";
-import { loadConfig } from "../../workers/gateway/config";
-import type { GatewayEnv } from "../../workers/gateway/env";
+import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
+import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
+import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { execute } from "../../workers/gateway/operations";
 import { executeCode } from "../../workers/sandbox/executor";
-import { countingLoader, LIMITS } from "../helpers/sandbox";
-import { echoBridgeCalls } from "../helpers/test-main";
+import { EchoBridge } from "../helpers/echo-bridge";
+import { countingLoader, deps } from "../helpers/sandbox";
+import { testScope } from "../helpers/scope";
 
-function echoBridge(): unknown {
-  return (exports as unknown as { EchoBridge: (o: { props: object }) => unknown }).EchoBridge({ props: {} });
-}
-
-const withBridge = (code: string, maxToolCalls = 200) =>
-  executeCode(
-    { loader: env.LOADER, limits: { ...LIMITS, maxToolCalls }, sandboxEnv: { TOOLS: echoBridge() } },
-    { code },
-  );
+const withEcho = async (code: string) => {
+  const bridge = new EchoBridge();
+  return { bridge, r: await executeCode(deps({}, { bridge }), { code }) };
+};
 
 describe("in-code tool globals", () => {
   it("map tools.<server>.<name>, bracket access and callTool to qualified names", async () => {
-    const r = await withBridge(
+    const { r } = await withEcho(
       "return [await tools.gh.create_issue({ t: 1 }), await tools.gh['get-sum']({}), await callTool('x.y', { z: [1] })];",
     );
     expect(r.result).toEqual([
@@ -29,47 +24,83 @@ describe("in-code tool globals", () => {
       { name: "gh.get-sum", args: {} },
       { name: "x.y", args: { z: [1] } },
     ]);
-    expect(r.stats.toolCalls).toBe(3);
-  });
-
-  it("stop at the per-execution cap with an error naming it", async () => {
-    echoBridgeCalls.length = 0;
-    const r = await withBridge("for (let i = 0; i < 5; i++) await tools.a.b({ i });", 3);
-    expect(r.error).toMatchObject({
-      name: "Error",
-      message: "a.b: tool call limit reached (3 calls per execution)",
-      line: 1,
-    });
-    expect(echoBridgeCalls).toEqual(["a.b", "a.b", "a.b"]);
-    expect(r.stats.toolCalls).toBe(3);
   });
 
   it("throw bridge failures as errors with their name, and pass searchTools options", async () => {
-    const failed = await withBridge("await getToolDefinition('nope.x')");
-    expect(failed.error).toMatchObject({ name: "UnknownToolError", message: 'Unknown tool "nope.x"' });
-    const searched = await withBridge("return await searchTools('issues', { server: 'gh', limit: 2 })");
-    expect(searched.result).toEqual({ input: { server: "gh", limit: 2, query: "issues" } });
+    const failed = await withEcho("await getToolDefinition('nope.x')");
+    expect(failed.r.error).toMatchObject({ name: "UnknownToolError", message: 'Unknown tool "nope.x"' });
+    const searched = await withEcho("return await searchTools('issues', { server: 'gh', limit: 2 })");
+    expect(searched.r.result).toEqual({ input: { server: "gh", limit: 2, query: "issues" } });
+  });
+
+  it("cut oversized arguments inside the isolate, before they cross", async () => {
+    const { r, bridge } = await withEcho("await tools.a.b({ big: 'x'.repeat(3_000_000) })");
+    expect(r.error).toMatchObject({ name: "LimitError" });
+    expect(r.error?.message).toMatch(
+      /a\.b: arguments are 30000\d\d characters of JSON; the limit is 2000000/,
+    );
+    expect(bridge.names).toEqual([]);
   });
 });
 
 describe("the gateway's execute", () => {
-  it("hands the isolate one capability, the tool bridge, and nothing else", async () => {
+  it("hands the isolate no env at all: its one capability is the bridge argument", async () => {
     const { loader, loads } = countingLoader();
-    const loaded = loadConfig(env as unknown as GatewayEnv);
-    if (!loaded.ok) throw new Error(loaded.problems.join("; "));
-    const scope = {
-      env: { ...(env as unknown as GatewayEnv), LOADER: loader },
-      config: loaded.config,
-      requestId: "req-1",
-      team: "default",
-      keyId: "dev",
-      waitUntil: () => {},
-    };
-    const r = await execute(scope, { code: "return typeof tools.demo.list_tickets" });
-    expect(r.result).toBe("function");
-    expect(Object.keys(loads[0]!.env as object)).toEqual(["TOOLS"]);
+    const r = await execute(testScope({}, { LOADER: loader }), {
+      code: "return [typeof tools.demo.list_tickets, (await tools.demo.ticket_stats({ groupBy: 'status' })) !== null]",
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.result).toEqual(["function", true]);
+    expect(loads[0]!.env).toEqual({});
     expect(loads[0]!.globalOutbound).toBeNull();
-    expect(JSON.stringify(loads[0]!.env)).not.toMatch(/https?:|Bearer|test-key/);
+  });
+
+  it("counts tool calls itself and stops at the cap, whatever the code does to built-ins", async () => {
+    const code = `Array.prototype.push = function () { return 0; };
+Map.prototype.set = function () { return this; };
+const results = [];
+for (let i = 0; i < 5; i++) {
+  try { await tools.demo.ticket_stats({ groupBy: "status" }); results[i] = "ok"; } catch (e) { results[i] = e.name + ": " + e.message; }
+}
+return results;`;
+    const r = await execute(testScope({ maxToolCalls: 3 }), { code });
+    expect(r.result).toEqual([
+      "ok",
+      "ok",
+      "ok",
+      "LimitError: demo.ticket_stats: limit of 3 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
+      "LimitError: demo.ticket_stats: limit of 3 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
+    ]);
+    expect(r.stats.toolCalls).toBe(3);
+    expect(r.stats.calls).toHaveLength(3);
+    expect(r.stats.calls?.every((c) => c.name === "demo.ticket_stats" && c.ok)).toBe(true);
+  });
+
+  it("counts discovery calls from code against their own budget", async () => {
+    const code = `const out = [];
+for (let i = 0; i < 4; i++) {
+  try { await searchTools("tickets", { limit: 1 }); out.push("ok"); } catch (e) { out.push(e.name); }
+}
+try { await getToolDefinition("demo.list_tickets"); out.push("ok"); } catch (e) { out.push(e.name); }
+return out;`;
+    const r = await execute(testScope({ maxDiscoveryCalls: 2 }), { code });
+    expect(r.result).toEqual(["ok", "ok", "LimitError", "LimitError", "LimitError"]);
+  });
+
+  it("refuses calls made after the execution has ended", async () => {
+    const scope = testScope();
+    const ledger = new ExecutionLedger(scope.config.limits);
+    const bridge = new SandboxBridge(new BridgeWork(scope, ledger, []));
+    const r = await executeCode(deps({}, { bridge, ledger }), {
+      code: "return await callTool('demo.ticket_stats', { groupBy: 'status' }) !== null",
+    });
+    expect(r.result).toBe(true);
+    expect(await bridge.callTool("demo.ticket_stats", '{"groupBy":"status"}')).toEqual({
+      ok: false,
+      error: { name: "ExecutionEndedError", message: "demo.ticket_stats: the execution has already ended" },
+    });
+    expect(ledger.calls).toHaveLength(1);
+    expect(r.stats.toolCalls).toBe(1);
   });
 });
 

@@ -30,6 +30,8 @@ const ConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: intVar(10_000, 100, 120_000),
   TOOL_CALL_TIMEOUT_MS: intVar(30_000, 100, 15 * 60_000),
   EXEC_MAX_TOOL_CALLS: intVar(200, 0, 10_000),
+  EXEC_MAX_DISCOVERY_CALLS: intVar(100, 0, 10_000),
+  EXEC_MAX_ARG_CHARS: intVar(2_000_000, 1_000, 30_000_000),
   RATE_LIMIT_PER_MINUTE: intVar(600, 1, 1_000_000),
   EXEC_MAX_CONCURRENT: intVar(20, 1, 10_000),
   LOG_LEVEL: z.preprocess(
@@ -103,6 +105,8 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
               maxOutputChars: v.EXEC_MAX_OUTPUT_CHARS,
               maxSteps: v.EXEC_MAX_STEPS,
               maxToolCalls: v.EXEC_MAX_TOOL_CALLS,
+              maxDiscoveryCalls: v.EXEC_MAX_DISCOVERY_CALLS,
+              maxArgChars: v.EXEC_MAX_ARG_CHARS,
             },
             maxRequestBytes: v.MAX_REQUEST_BYTES,
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,

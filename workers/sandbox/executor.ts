@@ -1,69 +1,153 @@
 import type { ExecuteInput, ExecuteResult, ExecutionError } from "../../shared/contract/execute";
-import { AGENT_MODULE, compileAgentCode } from "./compile";
-import { RUNTIME_MODULES } from "./generated";
+import {
+  type SandboxBridgeApi,
+  type SandboxHostApi,
+  SandboxOutcome,
+  type SandboxRequest,
+} from "../../shared/contract/sandbox";
+import { HOST_GRACE_MS, runSandbox } from "./host";
 import type { SandboxLimits } from "./limits";
-import { RunOutcome, type SandboxEntrypoint } from "./outcome";
-import { shapeOutput } from "./output";
-import { mapAgentStack } from "./stack";
 
-export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
-/** Time the host waits past the limit for the isolate to report before giving up on it. */
-const HOST_GRACE_MS = 2_000;
-const MAX_ERROR_MESSAGE = 2_000;
-const MAX_ERROR_STACK = 4_000;
 const MAX_LISTED_CALLS = 1_000;
+const PING_TIMEOUT_MS = 1_000;
+/** A host in another process that missed an answer: ask it first before sending it code again. */
+let hostSuspect = false;
+
+/** One call the sandbox made through the bridge, as `stats.calls` lists it. */
+export interface CallRecord {
+  name: string;
+  ms: number;
+  ok: boolean;
+}
+
+/** What the gateway counted while the code ran; `close()` refuses every later bridge call. */
+export interface CallLedger {
+  readonly calls: readonly CallRecord[];
+  readonly fetches: number;
+  close(): void;
+}
 
 export interface ExecutorDeps {
-  loader: WorkerLoader;
+  /** where isolates are made: in this isolate (`inProcessHost`) or the SANDBOX_HOST service */
+  host: SandboxHostApi;
   limits: SandboxLimits;
-  /** Capabilities handed to the isolate as its `env` (RPC stubs only: never secrets or bindings). */
-  sandboxEnv?: Record<string, unknown>;
-  /** Where the isolate's fetch() goes: null (the default) blocks the network. */
-  globalOutbound?: Fetcher | null;
+  /** the object the isolate's code reaches the gateway through (tools, discovery, egress) */
+  bridge?: SandboxBridgeApi;
+  ledger?: CallLedger;
+  /** fetch() goes to the bridge (the team's egress hosts) instead of failing */
+  egress?: boolean;
+}
+
+/** The sandbox host run in the caller's own isolate: what a deployed gateway does by default. */
+export function inProcessHost(loader: WorkerLoader): SandboxHostApi {
+  return { run: (request, bridge) => runSandbox(loader, request, bridge) };
 }
 
 /**
- * Runs agent code in a fresh Worker-Loader isolate and returns the contract's result object.
+ * Runs agent code in a fresh isolate and returns the contract's result object. The host's answer
+ * is checked like any other input; `stats` come from the gateway's own ledger, not the isolate.
  * Never throws: every failure, ours or the code's, comes back as `error`.
  */
 export async function executeCode(deps: ExecutorDeps, input: ExecuteInput): Promise<ExecuteResult> {
   const started = Date.now();
-  const finish = (parts: {
-    result?: unknown;
-    logs?: string[];
-    error?: ExecutionError;
-    truncated?: boolean;
-    calls?: RunOutcome["calls"];
-  }) => ({
-    ...(parts.result === undefined ? {} : { result: parts.result }),
-    logs: parts.logs ?? [],
-    ...(parts.error ? { error: clip(parts.error) } : {}),
+  let outcome: SandboxOutcome;
+  const prepared = prepare(deps, input);
+  if ("error" in prepared) outcome = { logs: [], error: prepared.error, truncated: false };
+  else outcome = await dispatch(deps, prepared);
+  deps.ledger?.close();
+  const calls = deps.ledger?.calls ?? [];
+  const fetches = deps.ledger?.fetches ?? 0;
+  return {
+    ...(outcome.result === undefined ? {} : { result: outcome.result }),
+    logs: outcome.logs,
+    ...(outcome.error ? { error: outcome.error } : {}),
     stats: {
       durationMs: Date.now() - started,
-      toolCalls: parts.calls?.length ?? 0,
-      truncated: parts.truncated ?? false,
-      ...(parts.calls?.length ? { calls: parts.calls.slice(0, MAX_LISTED_CALLS) } : {}),
+      toolCalls: calls.length,
+      truncated: outcome.truncated,
+      ...(calls.length ? { calls: calls.slice(0, MAX_LISTED_CALLS) } : {}),
+      ...(fetches ? { fetches } : {}),
     },
+  };
+}
+
+async function dispatch(deps: ExecutorDeps, request: SandboxRequest): Promise<SandboxOutcome> {
+  if (hostSuspect && deps.host.ping) {
+    if (!(await answers(deps.host.ping()))) {
+      return {
+        logs: [],
+        truncated: false,
+        error: {
+          name: "SandboxUnavailableError",
+          message:
+            "The sandbox host is not answering (an earlier execution may have hung it; it is being restarted). Retry in a few seconds",
+        },
+      };
+    }
+    hostSuspect = false;
+  }
+  const limit = request.isolate.timeoutMs + 2 * HOST_GRACE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), limit);
   });
   try {
-    const prepared = prepare(deps.limits, input);
-    if ("error" in prepared) return finish({ error: prepared.error });
-    const outcome = await runIsolate(deps, prepared.module, prepared.timeoutMs);
-    const shaped = shapeOutput(outcome, deps.limits.maxOutputChars);
-    return finish({
-      ...shaped,
-      calls: outcome.calls,
-      ...(outcome.error ? { error: locate(outcome.error) } : {}),
-    });
+    const raw = await Promise.race([deps.host.run(request, deps.bridge), backstop]);
+    if (raw === "timeout") {
+      hostSuspect = true;
+      return {
+        logs: [],
+        truncated: false,
+        error: {
+          name: "TimeoutError",
+          message: `Execution timed out after ${request.isolate.timeoutMs} ms (the sandbox host did not answer)`,
+        },
+      };
+    }
+    const parsed = SandboxOutcome.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    return {
+      logs: [],
+      truncated: false,
+      error: sandboxError("the sandbox host answered with a malformed outcome"),
+    };
   } catch (err) {
-    return finish({ error: hostError(err) });
+    hostSuspect = true;
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+    return {
+      logs: [],
+      truncated: false,
+      error: sandboxError(`the sandbox host is unavailable (${message})`),
+    };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-function prepare(
-  limits: SandboxLimits,
-  input: ExecuteInput,
-): { module: string; timeoutMs: number } | { error: ExecutionError } {
+async function answers(ping: Promise<unknown>): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([
+      ping.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sandboxError(message: string): ExecutionError {
+  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
+}
+
+function prepare(deps: ExecutorDeps, input: ExecuteInput): SandboxRequest | { error: ExecutionError } {
+  const { limits } = deps;
   const language = input.language ?? "typescript";
   if (language === "python") {
     return {
@@ -82,7 +166,7 @@ function prepare(
       },
     };
   }
-  const timeoutMs = input.timeoutMs ?? limits.timeoutMs;
+  const timeoutMs = Math.ceil(input.timeoutMs ?? limits.timeoutMs);
   if (timeoutMs > limits.maxTimeoutMs) {
     return {
       error: {
@@ -91,90 +175,16 @@ function prepare(
       },
     };
   }
-  const compiled = compileAgentCode(input.code, language);
-  return compiled.ok ? { module: compiled.module, timeoutMs } : { error: compiled.error };
-}
-
-async function runIsolate(deps: ExecutorDeps, agentModule: string, timeoutMs: number): Promise<RunOutcome> {
-  const worker = deps.loader.load({
-    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
-    mainModule: "runtime.js",
-    modules: { ...RUNTIME_MODULES, [AGENT_MODULE]: agentModule },
-    env: { ...deps.sandboxEnv },
-    globalOutbound: deps.globalOutbound ?? null,
-    limits: { cpuMs: deps.limits.cpuMs },
-  });
-  const entrypoint = worker.getEntrypoint() as unknown as SandboxEntrypoint & Partial<Disposable>;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const backstop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HostTimeout(timeoutMs)), timeoutMs + HOST_GRACE_MS);
-  });
-  try {
-    const raw = await Promise.race([
-      entrypoint.run({
-        timeoutMs,
-        maxSteps: deps.limits.maxSteps,
-        maxOutputChars: deps.limits.maxOutputChars,
-        maxToolCalls: deps.limits.maxToolCalls,
-      }),
-      backstop,
-    ]);
-    const parsed = RunOutcome.safeParse(raw);
-    if (!parsed.success)
-      throw new Error("the sandbox runtime returned a malformed outcome (was it tampered with?)");
-    return parsed.data;
-  } finally {
-    clearTimeout(timer);
-    disposeQuietly(entrypoint);
-    disposeQuietly(worker);
-  }
-}
-
-class HostTimeout extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`Execution timed out after ${timeoutMs} ms`);
-    this.name = "TimeoutError";
-  }
-}
-
-function locate(error: NonNullable<RunOutcome["error"]>): ExecutionError {
-  if (error.stack === undefined) return error;
-  const mapped = mapAgentStack(error.stack);
   return {
-    ...error,
-    stack: mapped.stack,
-    ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
+    code: input.code,
+    language,
+    cpuMs: limits.cpuMs,
+    isolate: {
+      timeoutMs,
+      maxSteps: limits.maxSteps,
+      maxOutputChars: limits.maxOutputChars,
+      maxArgChars: limits.maxArgChars,
+      egress: deps.egress ?? false,
+    },
   };
-}
-
-function hostError(err: unknown): ExecutionError {
-  if (err instanceof HostTimeout) return { name: "TimeoutError", message: err.message };
-  const message = err instanceof Error ? err.message : String(err);
-  if (/cpu/i.test(message) && /(limit|exceed)/i.test(message)) {
-    return { name: "TimeoutError", message: `Execution exceeded its CPU time limit (${message})` };
-  }
-  if (/memory/i.test(message))
-    return { name: "ResourceLimitError", message: `The sandbox ran out of memory (${message})` };
-  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
-}
-
-function clip(error: ExecutionError): ExecutionError {
-  return {
-    ...error,
-    message:
-      error.message.length > MAX_ERROR_MESSAGE
-        ? `${error.message.slice(0, MAX_ERROR_MESSAGE)}… [cut]`
-        : error.message,
-    ...(error.stack && error.stack.length > MAX_ERROR_STACK
-      ? { stack: `${error.stack.slice(0, MAX_ERROR_STACK)}… [cut]` }
-      : {}),
-  };
-}
-
-function disposeQuietly(resource: unknown): void {
-  const dispose = (resource as Partial<Disposable> | null)?.[Symbol.dispose];
-  if (typeof dispose !== "function") return;
-  try {
-    dispose.call(resource);
-  } catch {}
 }

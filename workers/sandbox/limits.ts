@@ -11,6 +11,10 @@ export interface SandboxLimits {
   maxOutputChars: number;
   /** loop iterations + function entries, counted by the guard */
   maxSteps: number;
-  /** tool calls one execution may make */
+  /** tool calls one execution may make (egress fetches count separately, against the same number) */
   maxToolCalls: number;
+  /** searchTools / getToolDefinition calls one execution may make */
+  maxDiscoveryCalls: number;
+  /** JSON text of one tool call's arguments */
+  maxArgChars: number;
 }

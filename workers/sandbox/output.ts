@@ -1,4 +1,4 @@
-import type { RunOutcome } from "./outcome";
+import type { IsolateReport } from "../../shared/contract/sandbox";
 
 export interface ShapedOutput {
   result?: unknown;
@@ -13,11 +13,12 @@ const MARKER_ROOM = 80;
  * Whichever part is small keeps all of itself; the rest is split. A cut result becomes its JSON
  * text's head plus a marker; cut logs end with a marker line. Both markers say how much was cut.
  */
-export function shapeOutput(outcome: RunOutcome, maxChars: number): ShapedOutput {
-  const resultText = outcome.hasResult ? (JSON.stringify(outcome.result) ?? "null") : "";
+export function shapeOutput(outcome: Omit<IsolateReport, "error">, maxChars: number): ShapedOutput {
+  const hasResult = outcome.resultJson !== undefined;
+  const resultText = outcome.resultJson ?? "";
   const logsLength = outcome.logs.reduce((sum, line) => sum + line.length, 0);
   let truncated = outcome.resultTruncated || outcome.logsDropped > 0;
-  let result: unknown = outcome.result;
+  let result: unknown = hasResult ? parseResult(resultText) : undefined;
   let logs = outcome.logs;
 
   if (resultText.length + logsLength > maxChars) {
@@ -36,7 +37,16 @@ export function shapeOutput(outcome: RunOutcome, maxChars: number): ShapedOutput
   if (outcome.logsDropped > 0) {
     logs = [...logs, `[truncated] ${outcome.logsDropped} further log calls were not captured`];
   }
-  return outcome.hasResult ? { result, logs, truncated } : { logs, truncated };
+  return hasResult ? { result, logs, truncated } : { logs, truncated };
+}
+
+/** The isolate's JSON text of the result; text it had to cut is no longer JSON and stays text. */
+function parseResult(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return `${text}… [result truncated in the sandbox]`;
+  }
 }
 
 function cutLogs(lines: string[], budget: number): string[] {

@@ -1,6 +1,6 @@
 import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
-import type { BridgeResult } from "../bridge/tool-bridge";
+import type { BridgeResult } from "../../../shared/contract/sandbox";
 import type { RequestScope } from "../operations/scope";
 import { jsonBytes, sha256Hex } from "./hash";
 import { recordAudit } from "./record";

@@ -3,35 +3,35 @@ import { executeCode } from "../../sandbox/executor";
 import { auditExecution } from "../audit";
 import { ToolCallError } from "../bridge/call-tool";
 import type { SearchInput } from "../bridge/discovery-io";
-import { toolBridgeFor } from "../bridge/stub";
+import { ExecutionLedger } from "../bridge/ledger";
+import { SandboxBridge } from "../bridge/sandbox-bridge";
+import { BridgeWork } from "../bridge/work";
 import { type SearchResult, searchTools, type ToolDefinition, toolDefinition } from "../discovery/service";
-import { egressFor } from "../egress/stub";
 import { loadTeam } from "../teams/resolve";
 import { upstreamsFor } from "../upstreams";
+import { sandboxHost } from "./sandbox-host";
 import type { RequestScope } from "./scope";
 
 export type { RequestScope } from "./scope";
 
 /**
- * `execute` (MCP tool and POST /v1/execute). The isolate's only capability is the tool bridge; its
- * network is none, or the team's egress hosts through the EgressGate.
+ * `execute` (MCP tool and POST /v1/execute). The isolate gets one capability, a bridge object made
+ * for this execution, which counts its calls; its network is none, or the team's egress hosts
+ * through that bridge.
  */
 export async function execute(scope: RequestScope, input: ExecuteInput): Promise<ExecuteResult> {
   const startedAt = Date.now();
   try {
-    const bridge = toolBridgeFor({
-      requestId: scope.requestId,
-      scope: scope.team,
-      keyId: scope.keyId,
-      ...(scope.sessionId ? { sessionId: scope.sessionId } : {}),
-    });
     const team = await loadTeam(scope.env, scope.team);
+    const egress = team?.egress ?? [];
+    const ledger = new ExecutionLedger(scope.config.limits);
     const result = await executeCode(
       {
-        loader: scope.env.LOADER,
+        host: sandboxHost(scope.env),
         limits: scope.config.limits,
-        sandboxEnv: { TOOLS: bridge },
-        globalOutbound: egressFor(scope.team, team?.egress),
+        bridge: new SandboxBridge(new BridgeWork(scope, ledger, egress)),
+        ledger,
+        egress: egress.length > 0,
       },
       input,
     );

@@ -1,6 +1,7 @@
 import type { ExpressionStatement, FunctionDeclaration } from "acorn";
 import type { ExecutionError } from "../../../shared/contract/execute";
 import { type Insert, instrument } from "./instrument";
+import { escapeFromWrapper, isSealedModule } from "./structure";
 import { parseAgentCode, WRAPPER_HEAD } from "./syntax";
 
 /** Module name of the agent's code inside the isolate; stack frames in it are the agent's lines. */
@@ -18,6 +19,8 @@ export type Compiled = { ok: true; module: string } | { ok: false; error: Execut
 export function compileAgentCode(code: string, language: "typescript" | "javascript"): Compiled {
   const parsed = parseAgentCode(code, language);
   if (!parsed.ok) return parsed;
+  const escape = escapeFromWrapper(parsed.program, parsed.js);
+  if (escape) return { ok: false, error: escape };
   const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;
   const call = callIfFunctionExpression(parsed.program.body[0]);
   const instrumented = instrument(parsed.js, parsed.program, guard, call);
@@ -26,7 +29,11 @@ export function compileAgentCode(code: string, language: "typescript" | "javascr
   if (!js.startsWith(WRAPPER_HEAD)) {
     return { ok: false, error: { name: "InternalError", message: "The compiled code lost its wrapper" } };
   }
-  return { ok: true, module: `import { tick as ${guard} } from "./guard.js"; export default ${js}` };
+  const module = `import { tick as ${guard} } from "./guard.js"; export default ${js}`;
+  if (!isSealedModule(module)) {
+    return { ok: false, error: { name: "SyntaxError", message: "Code must be one function body" } };
+  }
+  return { ok: true, module };
 }
 
 /**

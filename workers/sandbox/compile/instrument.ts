@@ -38,11 +38,12 @@ export function instrument(
   let forbidden: ExecutionError | undefined;
 
   visit(program as unknown as AnyNode, (node) => {
-    if (node.type === "ImportExpression") {
+    if (node.type === "ImportExpression" || isImportMeta(node)) {
       const line = lineOf(node);
+      const what = node.type === "ImportExpression" ? "import()" : "import.meta";
       forbidden ??= {
         name: "SyntaxError",
-        message: `import() is not available in the sandbox (line ${line}); use the provided globals instead`,
+        message: `${what} is not available in the sandbox (line ${line}); use the provided globals instead`,
         line,
       };
     } else if (LOOPS.has(node.type)) {
@@ -84,6 +85,10 @@ function visit(node: AnyNode, fn: (node: AnyNode) => void): void {
       for (const item of child) if (isNode(item)) visit(item, fn);
     } else if (isNode(child)) visit(child, fn);
   }
+}
+
+function isImportMeta(node: AnyNode): boolean {
+  return node.type === "MetaProperty" && (node.meta as { name?: string } | undefined)?.name === "import";
 }
 
 function isNode(value: unknown): value is AnyNode {

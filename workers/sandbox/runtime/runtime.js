@@ -1,36 +1,45 @@
-// Main module of every sandbox isolate. The gateway loads it with the agent's compiled code
-// (agent.js) and calls `run()` once over RPC. It captures console output, arms the guard, races
-// the code against the wall-clock limit and returns JSON-safe data; it never throws.
+// Main module of every sandbox isolate. The host loads it with the agent's compiled code (agent.js)
+// and calls `run(options, bridge)` once over RPC. It captures console output, arms the guard, races
+// the code against the wall-clock limit and returns one JSON text (IsolateReport in
+// shared/contract/sandbox.ts); it never throws. The isolate's env is empty: the only way out is the
+// bridge argument, which the gateway counts and checks call by call.
+//
+// Intrinsics come from ./intrinsics.js, imported first, so they are the originals even if the
+// agent's code replaces globals. agent.js is imported last.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
 import { configureGuard, guardState, tripTimeout } from "./guard.js";
+import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
-import { installTools } from "./tools.js";
+import { installNetwork, installTools } from "./tools.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
 const setTimer = setTimeout;
 const clearTimer = clearTimeout;
-const nativeFetch = globalThis.fetch;
 const TIMED_OUT = Symbol("timed out");
+let started = false;
+// Kept in step with shared/contract/sandbox.ts (ERROR_CAPS, MAX_LOG_LINES); the host enforces them.
+const CAPS = { name: 200, message: 4_000, stack: 8_000, logLines: 10_000 };
 
 /**
- * @typedef {{ timeoutMs: number, maxSteps: number, maxOutputChars: number, maxToolCalls: number }} RunOptions
- * @typedef {{ name: string, message: string, stack?: string, line?: number }} RunError
- * @typedef {{ result?: unknown, hasResult: boolean, resultTruncated: boolean, logs: string[],
- *   logsDropped: number, error?: RunError, calls: Array<{ name: string, ms: number, ok: boolean }> }} RunOutcome
+ * @typedef {import("../../../shared/contract/sandbox").IsolateOptions} IsolateOptions
+ * @typedef {import("../../../shared/contract/sandbox").IsolateReport} IsolateReport
+ * @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge
  */
 
-/** @extends {WorkerEntrypoint<{ TOOLS?: import("./tools.js").Bridge }>} */
 export default class Sandbox extends WorkerEntrypoint {
   /**
-   * @param {RunOptions} options
-   * @returns {Promise<RunOutcome>}
+   * @param {IsolateOptions} options
+   * @param {Bridge | undefined} bridge
+   * @returns {Promise<string>}
    */
-  async run(options) {
+  async run(options, bridge) {
+    if (started) throw new ErrorCtor("run() may be called once per isolate");
+    started = true;
     const logs = captureConsole(options.maxOutputChars * 2);
-    installNetworkNotice();
-    const { calls } = installTools(this.env.TOOLS, options.maxToolCalls);
+    installTools(bridge, options.maxArgChars);
+    installNetwork(options.egress ? bridge : undefined);
     configureGuard(options.timeoutMs, options.maxSteps);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
@@ -40,28 +49,39 @@ export default class Sandbox extends WorkerEntrypoint {
         resolve(TIMED_OUT);
       }, options.timeoutMs);
     });
-    /** @type {RunOutcome} */
-    const outcome = { hasResult: false, resultTruncated: false, logs: logs.lines, logsDropped: 0, calls };
+    /** @type {IsolateReport} */
+    const report = { resultTruncated: false, logs: logs.lines, logsDropped: 0 };
     try {
       const value = await Promise.race([run(), timeout]);
       const stopped = guardState();
-      if (stopped) {
-        outcome.error = { ...stopped };
-      } else if (value !== undefined) {
-        const safe = toJsonSafe(value, options.maxOutputChars * 2);
-        outcome.result = safe.value;
-        outcome.hasResult = true;
-        outcome.resultTruncated = safe.truncated;
-      }
+      if (stopped) report.error = { ...stopped };
+      else if (value !== undefined) Object.assign(report, resultOf(value, options.maxOutputChars * 2));
     } catch (err) {
       const stopped = guardState();
-      outcome.error = stopped ? { ...stopped } : describeError(err);
+      report.error = stopped ? { ...stopped } : clipError(describeError(err));
     } finally {
       clearTimer(timer);
     }
-    outcome.logsDropped = logs.dropped();
-    return outcome;
+    report.logsDropped = logs.dropped();
+    return stringify(report);
   }
+}
+
+/**
+ * @param {unknown} value
+ * @param {number} maxChars
+ */
+function resultOf(value, maxChars) {
+  const safe = toJsonSafe(value, maxChars);
+  const json = stringify(safe.value) ?? "null";
+  if (json.length <= maxChars) return { resultJson: json, resultTruncated: safe.truncated };
+  return { resultJson: clip(json, maxChars), resultTruncated: true };
+}
+
+/** @param {{ name: string, message: string, stack?: string }} error */
+function clipError(error) {
+  const out = { name: clip(error.name, CAPS.name), message: clip(error.message, CAPS.message) };
+  return error.stack === undefined ? out : { ...out, stack: clip(error.stack, CAPS.stack) };
 }
 
 /** @param {number} maxChars collected beyond this are counted, not kept */
@@ -75,13 +95,13 @@ function captureConsole(maxChars) {
   const writer =
     (level) =>
     (/** @type {unknown[]} */ ...args) => {
-      if (chars > maxChars) {
+      if (chars > maxChars || lines.length >= CAPS.logLines) {
         dropped++;
         return;
       }
-      const line = `[${level}] ${formatLogArgs(args, maxChars)}`;
+      const line = clip(`[${level}] ${formatLogArgs(args, maxChars)}`, maxChars);
       chars += line.length;
-      lines.push(line);
+      lines[lines.length] = line;
     };
   for (const level of LEVELS) target[level] = writer(level);
   for (const [name, level] of Object.entries(ALIASES)) target[name] = writer(level);
@@ -89,25 +109,4 @@ function captureConsole(maxChars) {
     if (!ok) writer("error")("Assertion failed", ...args);
   };
   return { lines, dropped: () => dropped };
-}
-
-/**
- * The isolate is loaded with `globalOutbound: null` (or the team's EgressGate), which is what
- * decides what the network allows. This only makes the refusal say what happened.
- */
-function installNetworkNotice() {
-  globalThis.fetch = async (input, init) => {
-    try {
-      return await nativeFetch(input, init);
-    } catch (err) {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      const reason = err instanceof Error ? err.message : String(err);
-      const blocked = /not permitted to access the internet/i.test(reason);
-      throw new TypeError(
-        blocked
-          ? `fetch(${url}) failed: this sandbox has no network access (${reason})`
-          : `fetch(${url}) failed: ${reason}`,
-      );
-    }
-  };
 }

@@ -135,11 +135,11 @@ function walkList(list, seen, depth, budget) {
   for (let i = 0; i < length; i++) {
     if (budget.chars <= 0) {
       budget.truncated = true;
-      out.push(`[… ${length - i} more items]`);
+      out[out.length] = `[… ${length - i} more items]`;
       break;
     }
     const item = walk(list[i], seen, depth + 1, budget);
-    out.push(item === undefined ? null : item);
+    out[out.length] = item === undefined ? null : item;
     budget.chars -= 1;
   }
   return out;
@@ -219,17 +219,19 @@ export function formatLogArgs(args, maxChars) {
   const parts = [];
   for (const arg of args) {
     if (typeof arg === "string") {
-      parts.push(arg);
+      parts[parts.length] = arg;
     } else if (arg !== null && typeof arg === "object" && isError(arg)) {
-      parts.push(errorText(arg));
+      parts[parts.length] = errorText(arg);
     } else if (arg === undefined) {
-      parts.push("undefined");
+      parts[parts.length] = "undefined";
     } else {
       const safe = toJsonSafe(arg, maxChars).value;
-      parts.push(typeof safe === "string" && typeof arg !== "object" ? safe : stringify(safe));
+      parts[parts.length] = typeof safe === "string" && typeof arg !== "object" ? safe : stringify(safe);
     }
   }
-  return parts.join(" ");
+  let text = "";
+  for (let i = 0; i < parts.length; i++) text += i === 0 ? parts[i] : ` ${parts[i]}`;
+  return text;
 }
 
 /**

@@ -1,34 +1,55 @@
-// The in-code tool globals: `tools.<server>.<tool>(args)`, `callTool(name, args)`,
-// `searchTools(query, options)` and `getToolDefinition(name)`. Each goes over Workers RPC to the
-// gateway's ToolBridge (env.TOOLS), which validates, calls the upstream and unwraps the result.
+// The tool globals agent code sees: `tools.<server>.<tool>(args)`, `callTool(name, args)`,
+// `searchTools(query, options)`, `getToolDefinition(name)`, and `fetch` when the team allows
+// egress. Each goes over RPC to the bridge object the gateway handed to `run()`. Arguments cross
+// as JSON text, cut to size here; the gateway checks the size again, counts every call against
+// the execution's budgets and keeps the call list that `stats` reports.
+import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 
-const now = Date.now;
-const ErrorCtor = Error;
+const RequestCtor = Request;
+const nativeFetch = globalThis.fetch;
 
 /**
- * @typedef {{ ok: true, value: unknown } | { ok: false, error: { name: string, message: string } }} BridgeResult
- * @typedef {{ callTool(name: string, args: unknown): Promise<BridgeResult>,
- *   searchTools(input: unknown): Promise<BridgeResult>, getToolDefinition(name: string): Promise<BridgeResult> }} Bridge
- * @typedef {{ name: string, ms: number, ok: boolean }} CallRecord
+ * @typedef {import("../../../shared/contract/sandbox").BridgeResult} BridgeResult
+ * @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge
  */
+
+/** @param {BridgeResult} res */
+function unwrap(res) {
+  if (res.ok) return res.value;
+  const err = new ErrorCtor(res.error.message);
+  err.name = res.error.name;
+  throw err;
+}
+
+/**
+ * @param {unknown} value
+ * @param {number} maxChars
+ * @param {string} what
+ */
+function toJsonText(value, maxChars, what) {
+  let text;
+  try {
+    text = stringify(value === undefined ? null : value);
+  } catch (err) {
+    throw new TypeError(
+      `${what}: arguments are not JSON-serializable (${err instanceof ErrorCtor ? err.message : "?"})`,
+    );
+  }
+  if (typeof text === "string" && text.length > maxChars) {
+    const err = new ErrorCtor(
+      `${what}: arguments are ${text.length} characters of JSON; the limit is ${maxChars}`,
+    );
+    err.name = "LimitError";
+    throw err;
+  }
+  return text ?? "null";
+}
 
 /**
  * @param {Bridge | undefined} bridge
- * @param {number} maxCalls
- * @returns {{ calls: CallRecord[] }}
+ * @param {number} maxArgChars
  */
-export function installTools(bridge, maxCalls) {
-  /** @type {CallRecord[]} */
-  const calls = [];
-  let started = 0;
-
-  /** @param {BridgeResult} res */
-  const unwrap = (res) => {
-    if (res.ok) return res.value;
-    const err = new ErrorCtor(res.error.message);
-    err.name = res.error.name;
-    throw err;
-  };
+export function installTools(bridge, maxArgChars) {
   const need = () => {
     if (!bridge) throw new ErrorCtor("No tools are available in this sandbox");
     return bridge;
@@ -39,21 +60,8 @@ export function installTools(bridge, maxCalls) {
    * @param {unknown} args
    */
   const callTool = async (name, args) => {
-    const label = typeof name === "string" ? name : String(name);
-    if (++started > maxCalls) {
-      throw new ErrorCtor(`${label}: tool call limit reached (${maxCalls} calls per execution)`);
-    }
-    const t0 = now();
-    /** @type {BridgeResult} */
-    let res;
-    try {
-      res = await need().callTool(/** @type {string} */ (name), args);
-    } catch (err) {
-      calls.push({ name: label, ms: now() - t0, ok: false });
-      throw new ErrorCtor(`${label} failed: ${err instanceof ErrorCtor ? err.message : String(err)}`);
-    }
-    calls.push({ name: label, ms: now() - t0, ok: res.ok });
-    return unwrap(res);
+    const label = typeof name === "string" ? clip(name, 200) : "callTool";
+    return unwrap(await need().callTool(name, toJsonText(args, maxArgChars, label)));
   };
 
   /** @param {string} server */
@@ -67,14 +75,15 @@ export function installTools(bridge, maxCalls) {
             : (/** @type {unknown} */ args) => callTool(`${server}.${tool}`, args),
       },
     );
-  const servers = new Map();
+  /** @type {Record<string, unknown>} */
+  const servers = Object.create(null);
   const tools = new Proxy(
     {},
     {
       get: (_target, server) => {
         if (typeof server !== "string" || server === "then") return undefined;
-        if (!servers.has(server)) servers.set(server, serverProxy(server));
-        return servers.get(server);
+        servers[server] ??= serverProxy(server);
+        return servers[server];
       },
     },
   );
@@ -82,10 +91,34 @@ export function installTools(bridge, maxCalls) {
   const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
   g.tools = tools;
   g.callTool = callTool;
-  g.searchTools = async (
-    /** @type {unknown} */ query,
-    /** @type {Record<string, unknown> | undefined} */ options,
-  ) => unwrap(await need().searchTools({ ...(options ?? {}), ...(query === undefined ? {} : { query }) }));
-  g.getToolDefinition = async (/** @type {string} */ name) => unwrap(await need().getToolDefinition(name));
-  return { calls };
+  g.searchTools = async (/** @type {unknown} */ query, /** @type {unknown} */ options) => {
+    const opts = options !== null && typeof options === "object" ? options : {};
+    const input = query === undefined ? opts : { ...opts, query };
+    return unwrap(await need().searchTools(toJsonText(input, 10_000, "searchTools")));
+  };
+  g.getToolDefinition = async (/** @type {unknown} */ name) => unwrap(await need().getToolDefinition(name));
+}
+
+/**
+ * Without egress the isolate is loaded with `globalOutbound: null`, which is what blocks the
+ * network; this only makes the refusal say what happened. With egress, fetch() goes to the
+ * gateway, which applies the team's host list hop by hop.
+ * @param {Bridge | undefined} egress
+ */
+export function installNetwork(egress) {
+  globalThis.fetch = async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    try {
+      if (egress) return await egress.fetch(new RequestCtor(input, init));
+      return await nativeFetch(input, init);
+    } catch (err) {
+      const reason = err instanceof ErrorCtor ? err.message : String(err);
+      const blocked = /not permitted to access the internet/i.test(clip(reason, 500));
+      throw new TypeError(
+        blocked
+          ? `fetch(${clip(url, 500)}) failed: this sandbox has no network access (${clip(reason, 500)})`
+          : `fetch(${clip(url, 500)}) failed: ${clip(reason, 1_000)}`,
+      );
+    }
+  };
 }

@@ -1,0 +1,168 @@
+import { z } from "zod";
+import type { BridgeResult } from "../../../shared/contract/sandbox";
+import { log } from "../../../shared/log";
+import { auditToolCall } from "../audit";
+import { searchTools, toolDefinition } from "../discovery/service";
+import { egressFetch } from "../egress/fetch";
+import type { RequestScope } from "../operations/scope";
+import { type Upstreams, upstreamsFor } from "../upstreams";
+import { callTool, ToolCallError } from "./call-tool";
+import { SearchInput } from "./discovery-io";
+import type { ExecutionLedger } from "./ledger";
+
+const ToolName = z.string().min(1).max(300);
+const MAX_SEARCH_JSON = 10_000;
+
+/**
+ * What the bridge does for one execution. Every argument comes from the isolate and is checked
+ * here: names are bounded strings, arguments are JSON text no longer than the limit (parsed only
+ * then), and each call is counted in the ledger before any work is done for it.
+ */
+export class BridgeWork {
+  #upstreams: Promise<Upstreams> | undefined;
+
+  constructor(
+    private readonly scope: RequestScope,
+    private readonly ledger: ExecutionLedger,
+    private readonly egressHosts: string[],
+  ) {}
+
+  async callTool(name: unknown, argsJson: unknown): Promise<BridgeResult> {
+    const startedAt = Date.now();
+    const label = typeof name === "string" ? name.slice(0, 200) : "callTool";
+    let args: unknown;
+    let counted = false;
+    const outcome = await this.answer(async () => {
+      const toolName = nameOf(name, "callTool(name, args)");
+      this.ledger.take("toolCalls", toolName);
+      counted = true;
+      args = parseArgs(toolName, argsJson, this.scope.config.limits.maxArgChars);
+      const upstreams = await this.upstreams();
+      return callTool(
+        await upstreams.catalog(),
+        upstreams.servers,
+        toolName,
+        args,
+        this.scope.config.upstreams.callTimeoutMs,
+      );
+    });
+    if (counted) this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
+    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
+      name: label,
+      args,
+      startedAt,
+      outcome,
+    });
+    return outcome;
+  }
+
+  searchTools(optionsJson: unknown): Promise<BridgeResult> {
+    return this.answer(async () => {
+      this.ledger.take("discoveryCalls", "searchTools");
+      if (typeof optionsJson !== "string" || optionsJson.length > MAX_SEARCH_JSON) {
+        throw new ToolCallError(
+          "TypeError",
+          `searchTools: options must be JSON text of at most ${MAX_SEARCH_JSON} characters`,
+        );
+      }
+      const parsed = SearchInput.safeParse(parseJson(optionsJson));
+      if (!parsed.success)
+        throw new ToolCallError("TypeError", `searchTools: ${z.prettifyError(parsed.error)}`);
+      return searchTools(await (await this.upstreams()).catalog(), parsed.data);
+    });
+  }
+
+  getToolDefinition(name: unknown): Promise<BridgeResult> {
+    return this.answer(async () => {
+      this.ledger.take("discoveryCalls", "getToolDefinition");
+      const toolName = nameOf(name, "getToolDefinition(name)");
+      return toolDefinition(await (await this.upstreams()).catalog(), toolName);
+    });
+  }
+
+  async fetch(request: unknown): Promise<Response> {
+    if (!(request instanceof Request)) return refused(400, "fetch: expected a Request");
+    if (this.egressHosts.length === 0) return refused(403, "this sandbox has no network access");
+    try {
+      this.ledger.take("fetches", `fetch(${request.url.slice(0, 200)})`);
+    } catch (err) {
+      return refused(429, (err as Error).message);
+    }
+    return egressFetch(request, { team: this.scope.team, hosts: this.egressHosts });
+  }
+
+  private upstreams(): Promise<Upstreams> {
+    this.#upstreams ??= upstreamsFor(
+      this.scope.env,
+      this.scope.config,
+      this.scope.waitUntil,
+      this.scope.team,
+    );
+    return this.#upstreams;
+  }
+
+  private actor() {
+    const { requestId, team, keyId, sessionId } = this.scope;
+    return { requestId, team, keyId, sessionId };
+  }
+
+  private async answer(work: () => Promise<unknown>): Promise<BridgeResult> {
+    try {
+      return { ok: true, value: await work() };
+    } catch (err) {
+      if (err instanceof ToolCallError) return { ok: false, error: { name: err.name, message: err.message } };
+      log("error", "tool bridge failure", {
+        requestId: this.scope.requestId,
+        error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      });
+      return {
+        ok: false,
+        error: {
+          name: "Error",
+          message: `Internal error in the tool bridge (request ${this.scope.requestId})`,
+        },
+      };
+    }
+  }
+}
+
+function nameOf(name: unknown, call: string): string {
+  const parsed = ToolName.safeParse(name);
+  if (!parsed.success) {
+    throw new ToolCallError(
+      "TypeError",
+      `${call}: name must be a string of 1 to 300 characters like "server.tool"`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The arguments' JSON text, length-checked before it is parsed. */
+function parseArgs(toolName: string, argsJson: unknown, maxChars: number): unknown {
+  if (typeof argsJson !== "string") {
+    throw new ToolCallError("TypeError", `${toolName}: arguments must arrive as JSON text`);
+  }
+  if (argsJson.length > maxChars) {
+    throw new ToolCallError(
+      "LimitError",
+      `${toolName}: arguments are ${argsJson.length} characters of JSON; the limit is ${maxChars} (EXEC_MAX_ARG_CHARS)`,
+    );
+  }
+  try {
+    return JSON.parse(argsJson);
+  } catch {
+    throw new ToolCallError("ValidationError", `Invalid arguments for ${toolName}: not JSON`);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ToolCallError("TypeError", "searchTools: options are not JSON");
+  }
+}
+
+function refused(status: number, reason: string): Response {
+  return Response.json({ error: reason }, { status, headers: { "X-Egress-Blocked": "1" } });
+}

@@ -1,0 +1,131 @@
+import type { ExecutionError } from "../../shared/contract/execute";
+import {
+  IsolateReport,
+  reportCharCap,
+  type SandboxBridgeApi,
+  type SandboxOutcome,
+  type SandboxRequest,
+} from "../../shared/contract/sandbox";
+import { AGENT_MODULE, compileAgentCode } from "./compile";
+import { RUNTIME_MODULES } from "./generated";
+import { shapeOutput } from "./output";
+import { mapAgentStack } from "./stack";
+
+export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
+/** Time the host waits past the limit for the isolate to report before giving up on it. */
+export const HOST_GRACE_MS = 2_000;
+
+interface IsolateEntrypoint {
+  run(options: SandboxRequest["isolate"], bridge: SandboxBridgeApi | undefined): Promise<unknown>;
+}
+
+/**
+ * Compiles the agent's code and runs it in a fresh Worker-Loader isolate whose env is empty and
+ * whose network is none; the bridge is its only way out. What the isolate reports is checked for
+ * size before it is parsed and for shape after. Never throws.
+ */
+export async function runSandbox(
+  loader: WorkerLoader,
+  request: SandboxRequest,
+  bridge: SandboxBridgeApi | undefined,
+): Promise<SandboxOutcome> {
+  try {
+    const compiled = compileAgentCode(request.code, request.language);
+    if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
+    const report = await runIsolate(loader, compiled.module, request, bridge);
+    const shaped = shapeOutput(report, request.isolate.maxOutputChars);
+    return report.error ? { ...shaped, error: locate(report.error) } : shaped;
+  } catch (err) {
+    return { logs: [], error: hostError(err), truncated: false };
+  }
+}
+
+async function runIsolate(
+  loader: WorkerLoader,
+  agentModule: string,
+  request: SandboxRequest,
+  bridge: SandboxBridgeApi | undefined,
+): Promise<IsolateReport> {
+  const worker = loader.load({
+    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
+    mainModule: "runtime.js",
+    modules: { ...RUNTIME_MODULES, [AGENT_MODULE]: agentModule },
+    env: {},
+    globalOutbound: null,
+    limits: { cpuMs: request.cpuMs },
+  });
+  const entrypoint = worker.getEntrypoint() as unknown as IsolateEntrypoint & Partial<Disposable>;
+  const { timeoutMs } = request.isolate;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HostTimeout(timeoutMs)), timeoutMs + HOST_GRACE_MS);
+  });
+  try {
+    return readReport(await Promise.race([entrypoint.run(request.isolate, bridge), backstop]), request);
+  } finally {
+    clearTimeout(timer);
+    disposeQuietly(entrypoint);
+    disposeQuietly(worker);
+  }
+}
+
+/** The isolate's report: a string no longer than the cap, then JSON, then the schema. */
+function readReport(raw: unknown, request: SandboxRequest): IsolateReport {
+  const cap = reportCharCap(request.isolate);
+  if (typeof raw !== "string") throw new TamperedReport("was not text");
+  if (raw.length > cap) throw new TamperedReport(`was ${raw.length} characters; at most ${cap} are accepted`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new TamperedReport("was not JSON");
+  }
+  const parsed = IsolateReport.safeParse(json);
+  if (!parsed.success) throw new TamperedReport("did not have the expected shape");
+  return parsed.data;
+}
+
+class HostTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`Execution timed out after ${timeoutMs} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** The runtime's answer was bad: the agent's code must have interfered with it. */
+class TamperedReport extends Error {
+  constructor(what: string) {
+    super(`The sandbox's report ${what} (did the code tamper with the runtime?)`);
+    this.name = "SandboxError";
+  }
+}
+
+function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
+  if (error.stack === undefined) return error;
+  const mapped = mapAgentStack(error.stack);
+  return {
+    ...error,
+    stack: mapped.stack,
+    ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
+  };
+}
+
+function hostError(err: unknown): ExecutionError {
+  if (err instanceof HostTimeout || err instanceof TamperedReport)
+    return { name: err.name, message: err.message };
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+  if (message.includes("CPU") || /\bcpu\b.*\b(limit|exceed)/i.test(message)) {
+    return { name: "TimeoutError", message: `Execution exceeded its CPU time limit (${message})` };
+  }
+  if (/memory/i.test(message))
+    return { name: "ResourceLimitError", message: `The sandbox ran out of memory (${message})` };
+  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
+}
+
+function disposeQuietly(resource: unknown): void {
+  const dispose = (resource as Partial<Disposable> | null)?.[Symbol.dispose];
+  if (typeof dispose !== "function") return;
+  try {
+    dispose.call(resource);
+  } catch {}
+}
