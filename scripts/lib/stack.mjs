@@ -17,7 +17,7 @@ const UNRESPONSIVE_AFTER = 2;
 
 /**
  * @param {{ port?: number, vars?: Record<string, string>, env?: Record<string, string>, persist?: "temp" | "default",
- *   echo?: (line: string) => boolean, envFile?: string, log?: (line: string) => void }} options
+ *   echo?: (line: string) => boolean, envFile?: string | null, log?: (line: string) => void }} options
  */
 export async function startStack(options = {}) {
   const log = options.log ?? ((line) => console.error(line));
@@ -30,8 +30,9 @@ export async function startStack(options = {}) {
   let gateway;
   try {
     await host.started;
-    const envFile =
-      options.envFile ?? (existsSync(join(root, ".dev.vars")) ? join(root, ".dev.vars") : undefined);
+    // The config is generated elsewhere, so the repo's .dev.vars is passed explicitly (null: none).
+    const devVars = existsSync(join(root, ".dev.vars")) ? join(root, ".dev.vars") : undefined;
+    const envFile = options.envFile === null ? undefined : (options.envFile ?? devVars);
     gateway = await startWranglerDev({
       configs: [gatewayConfig.path, "workers/demo-upstream/wrangler.toml"],
       port: options.port,

@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, root, startWranglerDev } from "../../scripts/lib/wrangler-dev.mjs";
+import { startStack } from "../../scripts/lib/stack.mjs";
+import { freePort, root } from "../../scripts/lib/wrangler-dev.mjs";
 import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
 declare module "vitest" {
   export interface ProvidedContext {
     gatewayUrl: string;
+    /** pid of the sandbox host's wrangler dev (another process than the gateway's) */
+    sandboxHostPid: number;
     everythingUrl: string;
     everythingPid: number;
   }
@@ -33,7 +36,8 @@ async function startEverything(
 }
 
 /**
- * Gateway + demo upstream in one `wrangler dev`, with server-everything as two more upstreams: one
+ * The local stack as `npm run dev` runs it (scripts/lib/stack.mjs): the sandbox host in its own
+ * supervised `wrangler dev`, gateway + demo upstream in another, with server-everything as two more upstreams: one
  * over streamable HTTP, one that only speaks the legacy SSE transport (found by fallback).
  * The e2e tests drive it over HTTP as a client would.
  */
@@ -45,12 +49,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     everything: { url: everything.url, description: "MCP reference server" },
     legacy: { url: legacy.url, description: "The reference server over the legacy SSE transport only" },
   };
-  const wrangler = await startWranglerDev({
-    configs: ["wrangler.toml", "workers/demo-upstream/wrangler.toml"],
+  const wrangler = await startStack({
     vars: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, MCP_SERVERS: JSON.stringify(servers) },
     persist: "temp",
+    envFile: null,
+    log: () => {},
   });
   project.provide("gatewayUrl", wrangler.url);
+  project.provide("sandboxHostPid", wrangler.host.current()?.child.pid ?? 0);
   project.provide("everythingUrl", everything.url);
   project.provide("everythingPid", everything.child.pid ?? 0);
   return async () => {

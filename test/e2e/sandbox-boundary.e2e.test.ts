@@ -1,0 +1,116 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, execute, gatewayUrl } from "./client";
+
+// The sandbox boundary tried as an attacker would, against the local stack `npm run dev` runs: the
+// gateway in one workerd process, the sandbox host in another (restarted when it hangs or dies).
+let client: Client;
+
+beforeAll(async () => {
+  ({ client } = await connect());
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+/** ms that GET /health took; the gateway must answer at once whatever a sandbox is doing. */
+async function healthMs(): Promise<number> {
+  const started = Date.now();
+  const res = await fetch(`${gatewayUrl()}/health`, { signal: AbortSignal.timeout(5_000) });
+  expect(res.status).toBe(200);
+  return Date.now() - started;
+}
+
+/** Polls until an execution works again; returns how long that took. */
+async function recovered(): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const r = await execute(client, { code: "return 6 * 7" });
+    if (r.result === 42) return Date.now() - started;
+    expect(r.error?.name).toMatch(/SandboxUnavailableError|SandboxError|TimeoutError/);
+    if (Date.now() - started > 60_000) throw new Error("the sandbox host did not come back within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+describe("code stays inside its function", () => {
+  const escapes = [
+    "return 1;\n}\nlet i = 0; while (true) { i++; }\nfunction _() {",
+    '}\nimport { env } from "cloudflare:workers";\nexport const x = env;\nfunction _() {',
+    "class A { m() {} } }\nclass B { static { for (;;) {} } }\nfunction _() {",
+    "const x: number = 1; }\nwhile (true) {}\nfunction f(): void {",
+  ];
+  for (const [i, code] of escapes.entries()) {
+    it(`refuses escape ${i + 1} before running anything, and serves the next request at once`, async () => {
+      const language = i < 3 ? "javascript" : "typescript";
+      const r = await execute(client, { code, language });
+      expect(r.isError).toBe(true);
+      expect(r.error).toMatchObject({ name: "SyntaxError" });
+      expect(r.error?.message).toMatch(/closes the function your code runs in/);
+      expect(await healthMs()).toBeLessThan(1_000);
+      const started = Date.now();
+      expect((await execute(client, { code: "return 1" })).result).toBe(1);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+  }
+});
+
+describe("hostile data and caps", () => {
+  it("maps a 100,000-character stack without stalling anything", async () => {
+    const started = Date.now();
+    const r = await execute(client, {
+      code: "const e = new Error('x'); e.stack = 'E\\n    at ' + 'a'.repeat(100000); throw e;",
+    });
+    expect(r.error?.name).toBe("Error");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("cuts a 60 MB return value in the sandbox", async () => {
+    const r = await execute(client, { code: "return 'x'.repeat(60_000_000)" });
+    expect(r.stats.truncated).toBe(true);
+    expect(JSON.stringify(r).length).toBeLessThan(60_000);
+  });
+
+  it("counts tool calls in the gateway, whatever the code does to built-ins", async () => {
+    const code = `Array.prototype.push = () => 0;
+let ok = 0, refused = "";
+for (let i = 0; i < 205; i++) {
+  try { await tools.demo.ticket_stats({ groupBy: "status" }); ok++; } catch (e) { refused = e.name + ": " + e.message; }
+}
+return { ok, refused };`;
+    const r = await execute(client, { code, timeoutMs: 60_000 });
+    expect(r.result).toEqual({
+      ok: 200,
+      refused:
+        "LimitError: demo.ticket_stats: limit of 200 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
+    });
+    expect(r.stats.toolCalls).toBe(200);
+  }, 90_000);
+});
+
+describe("a sandbox stuck in native code cannot take the gateway down", () => {
+  const cases = [
+    ["a catastrophic regular expression", 'return /^(a+)+$/.test("a".repeat(40) + "!")'],
+    [
+      "an iterator loop inside a native constructor",
+      "new Set({ [Symbol.iterator]: () => ({ next: Object }) }); return 1",
+    ],
+    ["a memory bomb", "return Array.from({ length: 1e9 }).length"],
+  ] as const;
+  for (const [what, code] of cases) {
+    it(`survives ${what}: the gateway answers throughout, the execution fails clearly, the host comes back`, async () => {
+      const stuck = execute(client, { code, timeoutMs: 3_000 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await healthMs()).toBeLessThan(1_000);
+      const search = await client.callTool({
+        name: "search_tools",
+        arguments: { query: "tickets", limit: 1 },
+      });
+      expect(search.isError).toBeFalsy();
+      const r = await stuck;
+      expect(r.isError).toBe(true);
+      expect(r.error?.name).toMatch(/SandboxError|TimeoutError|ResourceLimitError/);
+      expect(await recovered()).toBeLessThan(60_000);
+    }, 120_000);
+  }
+});
