@@ -53,7 +53,7 @@ export async function startStack(options = {}) {
     rmSync(gatewayConfig.dir, { recursive: true, force: true });
     rmSync(registry, { recursive: true, force: true });
   };
-  return { url: gateway.url, port: gateway.port, gateway, host, stop };
+  return { url: gateway.url, port: gateway.port, gateway, host, registry, stop };
 }
 
 /**

@@ -10,6 +10,8 @@ declare module "vitest" {
     gatewayUrl: string;
     /** pid of the sandbox host's wrangler dev (another process than the gateway's) */
     sandboxHostPid: number;
+    /** the stack's private dev registry, for extra workers a test starts beside it */
+    registryPath: string;
     everythingUrl: string;
     everythingPid: number;
   }
@@ -57,6 +59,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   project.provide("gatewayUrl", wrangler.url);
   project.provide("sandboxHostPid", wrangler.host.current()?.child.pid ?? 0);
+  project.provide("registryPath", wrangler.registry);
   project.provide("everythingUrl", everything.url);
   project.provide("everythingPid", everything.child.pid ?? 0);
   return async () => {
