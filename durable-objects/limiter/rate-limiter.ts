@@ -3,11 +3,11 @@ import { DurableObject } from "cloudflare:workers";
 export interface TakeResult {
   allowed: boolean;
   limit: number;
-  /** whole tokens left after this request */
+  /** whole tokens left after this take */
   remaining: number;
   /** seconds until the bucket is full again */
   resetSeconds: number;
-  /** when refused: seconds until one token is back */
+  /** when refused: seconds until the tokens asked for are back */
   retryAfterSeconds: number;
 }
 
@@ -27,8 +27,13 @@ interface Lease {
  * Storage keys: docs/storage-schema.md.
  */
 export class RateLimiter extends DurableObject {
-  /** Takes one token from a bucket of `perMinute` tokens refilled continuously. */
-  async take(perMinute: number): Promise<TakeResult> {
+  /**
+   * Takes `count` tokens (one per JSON-RPC message of a batch) from a bucket of `perMinute` tokens
+   * refilled continuously: all of them or, when fewer are left, none.
+   */
+  async take(perMinute: number, count = 1): Promise<TakeResult> {
+    if (!Number.isSafeInteger(count) || count < 1)
+      throw new RangeError(`count must be a positive integer, got ${count}`);
     const now = Date.now();
     const rate = perMinute / 60_000;
     const stored = await this.ctx.storage.get<Bucket>("bucket");
@@ -36,15 +41,17 @@ export class RateLimiter extends DurableObject {
       perMinute,
       (stored?.tokens ?? perMinute) + (stored ? (now - stored.at) * rate : 0),
     );
-    const allowed = tokens >= 1;
-    const left = allowed ? tokens - 1 : tokens;
+    const allowed = tokens >= count;
+    const left = allowed ? tokens - count : tokens;
     await this.ctx.storage.put("bucket", { tokens: left, at: now });
+    // More than the bucket holds can never be taken; the wait then is for a full bucket.
+    const wanted = Math.min(count, perMinute);
     return {
       allowed,
       limit: perMinute,
       remaining: Math.floor(left),
       resetSeconds: Math.ceil((perMinute - left) / rate / 1000),
-      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - left) / rate / 1000)),
+      retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((wanted - left) / rate / 1000)),
     };
   }
 

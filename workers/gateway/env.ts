@@ -11,6 +11,8 @@ export interface AppVariables {
   /** the authenticated key's team and id (`dev` for DEV_API_KEY) */
   team: string;
   keyId: string;
+  /** the POST /mcp body, read once by the rate limiter (its message count is the cost) for the route */
+  mcpBody?: Promise<unknown>;
 }
 
 export type AppEnv = { Bindings: GatewayEnv; Variables: AppVariables };

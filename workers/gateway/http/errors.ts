@@ -25,6 +25,11 @@ export class HttpError extends Error {
   }
 }
 
+/** 400 with a JSON-RPC invalid-request error: the message breaks a rule of JSON-RPC or MCP. */
+export function invalidRequest(code: string, message: string): HttpError {
+  return new HttpError(400, code, message, {}, RPC.invalidRequest);
+}
+
 /**
  * Every error leaves here: JSON `{ error: { code, message }, requestId }` on REST routes, a JSON-RPC
  * error object on /mcp. Anything that is not an HttpError is a bug: logged, answered 500.

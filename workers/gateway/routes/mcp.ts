@@ -1,63 +1,126 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
-import { HttpError } from "../http/errors";
+import { HttpError, invalidRequest } from "../http/errors";
 import { scopeOf } from "../http/scope";
 import { createMcpServer } from "../mcp/server";
-import { closeSession, newSessionId, openSession, requireSession } from "../mcp/sessions";
+import {
+  closeSession,
+  newSessionId,
+  openSession,
+  requireBatchAllowed,
+  requireSession,
+} from "../mcp/sessions";
+import type { RequestScope } from "../operations";
 
-interface InitializeParams {
-  protocolVersion?: unknown;
-  clientInfo?: { name?: unknown; version?: unknown };
+// Only what the gateway decides on; the SDK's transport validates the messages in full.
+const RequestId = z.union([z.string(), z.number()]);
+const Initialize = z.object({ method: z.literal("initialize") });
+const RpcRequest = z.object({ method: z.string(), id: RequestId });
+const Cancellation = z.object({
+  method: z.literal("notifications/cancelled"),
+  params: z.object({ requestId: RequestId }),
+});
+const WithClientInfo = z.object({
+  params: z.object({ clientInfo: z.object({ name: z.string(), version: z.string() }) }),
+});
+
+const isInitialize = (message: unknown) => Initialize.safeParse(message).success;
+
+function requestIds(batch: unknown[]): Array<string | number> {
+  return batch.flatMap((m) => {
+    const request = RpcRequest.safeParse(m);
+    return request.success ? [request.data.id] : [];
+  });
 }
 
-/** The initialize request in a POST body, if that is what it carries. */
-function findInitialize(body: unknown): InitializeParams | undefined {
-  const messages = Array.isArray(body) ? body : [body];
-  for (const m of messages) {
-    if (m && typeof m === "object" && (m as { method?: unknown }).method === "initialize") {
-      return ((m as { params?: InitializeParams }).params ?? {}) as InitializeParams;
-    }
+/** Batch faults whatever the session: empty, initialize inside (MCP forbids it), a request id twice. */
+function requireValidBatch(batch: unknown[]): void {
+  if (batch.length === 0) {
+    throw invalidRequest("empty_batch", "Invalid Request: the JSON-RPC batch is empty");
   }
-  return undefined;
+  if (batch.some(isInitialize)) {
+    throw invalidRequest(
+      "initialize_in_batch",
+      "Invalid Request: initialize must be sent alone, never in a JSON-RPC batch",
+    );
+  }
+  const seen = new Set<string | number>();
+  for (const id of requestIds(batch)) {
+    if (seen.has(id)) {
+      throw invalidRequest(
+        "duplicate_request_id",
+        `Invalid Request: request id ${JSON.stringify(id)} appears more than once in the batch`,
+      );
+    }
+    seen.add(id);
+  }
+}
+
+/**
+ * Drops cancellations of requests in the same batch. The SDK never answers a cancelled request,
+ * so the JSON response would wait for it forever; the request runs to completion instead.
+ */
+function withoutSelfCancellations(batch: unknown[]): unknown[] {
+  const ids = new Set(requestIds(batch));
+  return batch.filter((m) => {
+    const cancel = Cancellation.safeParse(m);
+    return !(cancel.success && ids.has(cancel.data.params.requestId));
+  });
+}
+
+/** A session for the client that initialize answered, its id in the response's Mcp-Session-Id. */
+async function withNewSession(
+  c: Context<AppEnv>,
+  scope: RequestScope,
+  init: unknown,
+  res: Response,
+): Promise<Response> {
+  const negotiated = await negotiatedVersion(res);
+  if (negotiated === undefined) return res;
+  const id = newSessionId();
+  const now = Date.now();
+  const info = WithClientInfo.safeParse(init);
+  await openSession(c.env, {
+    id,
+    createdAt: now,
+    lastSeenAt: now,
+    ttlSeconds: scope.config.sessionTtlSeconds,
+    protocolVersion: negotiated,
+    team: c.get("team"),
+    ...(info.success ? { client: info.data.params.clientInfo } : {}),
+  });
+  const out = new Response(res.body, res);
+  out.headers.set("Mcp-Session-Id", id);
+  return out;
 }
 
 /**
  * Streamable HTTP (MCP 2025-11-25). Each request gets a new server and a stateless transport;
  * the session is ours: issued on initialize, kept in a Durable Object, checked on every request.
+ * Only a lone initialize goes without a session; batches follow the session's protocol version.
  */
 export const mcpRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const scope = await scopeOf(c);
-    const body = await readJson(c);
-    const init = findInitialize(body);
-    if (!init) await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
+    const body = await (c.get("mcpBody") ?? readJson(c));
+    const batch = Array.isArray(body) ? body : undefined;
+    if (batch) requireValidBatch(batch);
+    const init = !batch && isInitialize(body);
+    if (!init) {
+      const session = await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
+      if (batch) requireBatchAllowed(session, c.req.header("MCP-Protocol-Version"), batch.length);
+    }
 
     const server = createMcpServer(scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const res = await transport.handleRequest(c.req.raw, { parsedBody: body });
-      if (!init || !res.ok) return res;
-      const negotiated = await negotiatedVersion(res);
-      if (negotiated === undefined) return res;
-      const id = newSessionId();
-      const now = Date.now();
-      const name = init.clientInfo?.name;
-      const version = init.clientInfo?.version;
-      await openSession(c.env, {
-        id,
-        createdAt: now,
-        lastSeenAt: now,
-        ttlSeconds: scope.config.sessionTtlSeconds,
-        protocolVersion: negotiated,
-        team: c.get("team"),
-        ...(typeof name === "string" && typeof version === "string" ? { client: { name, version } } : {}),
-      });
-      const out = new Response(res.body, res);
-      out.headers.set("Mcp-Session-Id", id);
-      return out;
+      const parsedBody = batch ? withoutSelfCancellations(batch) : body;
+      const res = await transport.handleRequest(c.req.raw, { parsedBody });
+      return init && res.ok ? await withNewSession(c, scope, body, res) : res;
     } finally {
       c.executionCtx.waitUntil(server.close());
     }
