@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, execute, gatewayUrl } from "./client";
+import { AUTH, connect, execute, gatewayUrl } from "./client";
 
 // The sandbox boundary tried as an attacker would, against the local stack `npm run dev` runs: the
 // gateway in one workerd process, the sandbox host in another (restarted when it hangs or dies).
@@ -86,6 +86,59 @@ return { ok, refused };`;
     });
     expect(r.stats.toolCalls).toBe(200);
   }, 90_000);
+});
+
+describe("JSON-RPC batches cannot skip the session or the rate limit", () => {
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gatewayUrl()}/mcp`, {
+      method: "POST",
+      headers: {
+        ...AUTH,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  const initialize = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "batch", version: "1" } },
+  });
+  const executeCall = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "execute", arguments: { code: "return 'ran'" } },
+  });
+
+  it("refuses [initialize, tools/call execute] without running the tool (basic: JSON-RPC batching)", async () => {
+    const res = await post([initialize(1), executeCall(2)]);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32600);
+    expect(body.error.message).toMatch(/initialize must be sent alone/);
+    expect(res.headers.get("Mcp-Session-Id")).toBeNull();
+    expect(await healthMs()).toBeLessThan(1_000);
+  });
+
+  it("refuses any batch on a 2025-11-25 session, and serves the next request", async () => {
+    const init = await post(initialize(1));
+    const session = init.headers.get("Mcp-Session-Id") ?? "";
+    expect(session).not.toBe("");
+    const headers = { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" };
+    const batch = await post(
+      [executeCall(2), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }],
+      headers,
+    );
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as { error: { message: string } }).error.message).toMatch(
+      /batches are not part of MCP protocol version 2025-11-25/,
+    );
+    const single = await post(executeCall(3), headers);
+    expect(single.status).toBe(200);
+  });
 });
 
 describe("a sandbox stuck in native code cannot take the gateway down", () => {
