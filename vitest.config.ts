@@ -18,9 +18,14 @@ export default defineConfig({
         bindings: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
         // The gateway's DEMO service binding reaches the real demo upstream, run here in Node.
         serviceBindings: { DEMO: (request: Request) => demo.fetch(request) },
-        // The gateway's own outbound fetches (egress let through by EgressGate) land here, not on
-        // the internet, and say where they were going.
-        outboundService: (request: Request) => new Response(`reached ${new URL(request.url).host}`),
+        // The gateway's own outbound fetches (egress let through by the bridge) land here, not on
+        // the internet, and say where they were going; /redirect?to=URL answers a 302 to URL.
+        outboundService: (request: Request) => {
+          const url = new URL(request.url);
+          const to = url.pathname === "/redirect" ? url.searchParams.get("to") : null;
+          if (to) return new Response(null, { status: 302, headers: { Location: to } });
+          return new Response(`reached ${url.host}`);
+        },
       },
     }),
   ],

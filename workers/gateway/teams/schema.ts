@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SERVER_NAME } from "../../../shared/contract/tools";
+import { parseEgressPattern } from "../egress/policy";
 
 /** Team names follow the server-name rule: `^[a-z][a-z0-9_-]{0,31}$`. */
 export const TEAM_NAME = SERVER_NAME;
@@ -13,9 +14,16 @@ export const TeamInput = z
     servers: z.record(z.string(), z.unknown()).optional(),
     allow: z.array(glob).max(200).optional(),
     deny: z.array(glob).max(200).optional(),
-    /** hosts code may fetch (off by default): `api.example.com` or `*.example.com` */
+    /** hosts code may fetch (off by default): `api.example.com`, `*.example.com`, each optionally `:port` */
     egress: z
-      .array(z.string().regex(/^(\*\.)?[a-z0-9.-]+$/i, { error: "expected a host name or *.domain" }))
+      .array(
+        z.string().transform((raw, ctx) => {
+          const parsed = parseEgressPattern(raw);
+          if (parsed.ok) return parsed.pattern.text;
+          ctx.issues.push({ code: "custom", message: parsed.reason, input: raw });
+          return z.NEVER;
+        }),
+      )
       .max(100)
       .optional(),
     limits: z
