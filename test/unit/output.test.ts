@@ -60,7 +60,14 @@ describe("shapeOutput", () => {
 
 describe("shapeOutput with a result the isolate had to cut", () => {
   it("keeps the cut JSON text as text and says so", () => {
-    const shaped = shapeOutput({ resultJson: '{"a":"xxxx', resultTruncated: true, logs: [], logsDropped: 0 }, 1_000);
-    expect(shaped).toEqual({ result: '{"a":"xxxx… [result truncated in the sandbox]', logs: [], truncated: true });
+    const shaped = shapeOutput(
+      { resultJson: '{"a":"xxxx', resultTruncated: true, logs: [], logsDropped: 0 },
+      1_000,
+    );
+    expect(shaped).toEqual({
+      result: '{"a":"xxxx… [result truncated in the sandbox]',
+      logs: [],
+      truncated: true,
+    });
   });
 });

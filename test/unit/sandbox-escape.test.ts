@@ -7,67 +7,94 @@ import { countingLoader, deps, run } from "../helpers/sandbox";
 // Code that closes the function it is wrapped in and puts statements at the module's top level,
 // where the guard never runs and `import` declarations work. Each must be refused before any
 // isolate exists, with a SyntaxError that names the line.
-const ESCAPES: Array<{ name: string; code: string; language?: "javascript" | "typescript"; line?: number }> = [
-  {
-    name: "the red-team original (JavaScript)",
-    code: "return 1;\n}\nlet i = 0; while (true) { i++; }\nfunction _() {",
-    language: "javascript",
-    line: 2,
-  },
-  {
-    name: "an import declaration reaching env",
-    code: '}\nimport { env } from "cloudflare:workers";\nexport const x = env;\nfunction _() {',
-    language: "javascript",
-    line: 1,
-  },
-  { name: "a comment around the brace", code: "/* a */ } /* b */\nfor (;;) {}\nfunction _() { // c", line: 1 },
-  { name: "a template literal before the brace", code: "const t = `${1}`; }\nwhile (true) {}\nfunction _() {", line: 1 },
-  {
-    name: "a class static block at top level",
-    code: "class A { m() {} } }\nclass B { static { for (;;) {} } }\nfunction _() {",
-    line: 1,
-  },
-  { name: "the arrow form", code: "async () => { return 1 } }\nfor (;;) {}\nconst f = () => {", line: 1 },
-  {
-    name: "TypeScript annotations",
-    code: "const x: number = 1; }\nwhile (true) {}\nfunction f(): void {",
-    language: "typescript",
-    line: 1,
-  },
-  {
-    name: "a TypeScript interface and a label",
-    code: "interface X { a: number } }\nlabel: for (;;) {}\nfunction g() {",
-    language: "typescript",
-    line: 1,
-  },
-  {
-    name: "an export default that rewrites the entry",
-    code: '}\nexport const run = 1;\nfunction _() {',
-    language: "javascript",
-    line: 1,
-  },
-  { name: "a getter run at top level", code: "}\nconst o = { get x() { for (;;) {} } }; o.x;\nfunction _() {", line: 1 },
-  { name: "a top-level await that never settles", code: "}\nawait new Promise(() => {});\nfunction _() {", line: 1 },
-  {
-    name: "a U+2028 line separator ending a comment",
-    code: "// note\u2028}\nwhile (true) {}\nfunction _() {",
-    language: "javascript",
-  },
-  { name: "an object literal closing early", code: "const a = { b: 1 }; }; for (;;) {} function _() {", line: 1 },
-  { name: "import.meta inside the body", code: "return import.meta.url", language: "javascript", line: 1 },
-  { name: "dynamic import", code: 'return await import("cloudflare:workers")', language: "javascript", line: 1 },
-];
+const ESCAPES: Array<{ name: string; code: string; language?: "javascript" | "typescript"; line?: number }> =
+  [
+    {
+      name: "the red-team original (JavaScript)",
+      code: "return 1;\n}\nlet i = 0; while (true) { i++; }\nfunction _() {",
+      language: "javascript",
+      line: 2,
+    },
+    {
+      name: "an import declaration reaching env",
+      code: '}\nimport { env } from "cloudflare:workers";\nexport const x = env;\nfunction _() {',
+      language: "javascript",
+      line: 1,
+    },
+    {
+      name: "a comment around the brace",
+      code: "/* a */ } /* b */\nfor (;;) {}\nfunction _() { // c",
+      line: 1,
+    },
+    {
+      name: "a template literal before the brace",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the agent's code holds a template literal
+      code: "const t = `${1}`; }\nwhile (true) {}\nfunction _() {",
+      line: 1,
+    },
+    {
+      name: "a class static block at top level",
+      code: "class A { m() {} } }\nclass B { static { for (;;) {} } }\nfunction _() {",
+      line: 1,
+    },
+    { name: "the arrow form", code: "async () => { return 1 } }\nfor (;;) {}\nconst f = () => {", line: 1 },
+    {
+      name: "TypeScript annotations",
+      code: "const x: number = 1; }\nwhile (true) {}\nfunction f(): void {",
+      language: "typescript",
+      line: 1,
+    },
+    {
+      name: "a TypeScript interface and a label",
+      code: "interface X { a: number } }\nlabel: for (;;) {}\nfunction g() {",
+      language: "typescript",
+      line: 1,
+    },
+    {
+      name: "an export default that rewrites the entry",
+      code: "}\nexport const run = 1;\nfunction _() {",
+      language: "javascript",
+      line: 1,
+    },
+    {
+      name: "a getter run at top level",
+      code: "}\nconst o = { get x() { for (;;) {} } }; o.x;\nfunction _() {",
+      line: 1,
+    },
+    {
+      name: "a top-level await that never settles",
+      code: "}\nawait new Promise(() => {});\nfunction _() {",
+      line: 1,
+    },
+    {
+      name: "a U+2028 line separator ending a comment",
+      code: "// note\u2028}\nwhile (true) {}\nfunction _() {",
+      language: "javascript",
+    },
+    {
+      name: "an object literal closing early",
+      code: "const a = { b: 1 }; }; for (;;) {} function _() {",
+      line: 1,
+    },
+    { name: "import.meta inside the body", code: "return import.meta.url", language: "javascript", line: 1 },
+    {
+      name: "dynamic import",
+      code: 'return await import("cloudflare:workers")',
+      language: "javascript",
+      line: 1,
+    },
+  ];
 
 describe("code cannot leave the function it runs in", () => {
-  for (const escape of ESCAPES) {
-    it(`refuses ${escape.name}`, async () => {
-      const compiled = compileAgentCode(escape.code, escape.language ?? "typescript");
+  for (const attempt of ESCAPES) {
+    it(`refuses ${attempt.name}`, async () => {
+      const compiled = compileAgentCode(attempt.code, attempt.language ?? "typescript");
       expect(compiled.ok).toBe(false);
       const { loader, loads } = countingLoader();
       const started = Date.now();
-      const r = await executeCode(deps({}, {}, loader), { code: escape.code, language: escape.language });
+      const r = await executeCode(deps({}, {}, loader), { code: attempt.code, language: attempt.language });
       expect(r.error?.name).toBe("SyntaxError");
-      if (escape.line !== undefined) expect(r.error?.line).toBe(escape.line);
+      if (attempt.line !== undefined) expect(r.error?.line).toBe(attempt.line);
       expect(loads).toHaveLength(0);
       const next = await run("return 6 * 7");
       expect(next.result).toBe(42);
@@ -81,7 +108,7 @@ describe("code cannot leave the function it runs in", () => {
   });
 
   it("still accepts balanced code with braces in strings, comments, templates and regexes", async () => {
-    const code = 'const s = "}"; // }\n/* } */ const t = `}${"}"}`; const re = /}/;\nreturn [s, t, re.test("}")];';
+    const code = 'const s = "}"; // }\n/* } */ const t = `}}`; const re = /}/;\nreturn [s, t, re.test("}")];';
     expect((await run(code)).result).toEqual(["}", "}}", true]);
   });
 });

@@ -19,8 +19,8 @@ export type Compiled = { ok: true; module: string } | { ok: false; error: Execut
 export function compileAgentCode(code: string, language: "typescript" | "javascript"): Compiled {
   const parsed = parseAgentCode(code, language);
   if (!parsed.ok) return parsed;
-  const escape = escapeFromWrapper(parsed.program, parsed.js);
-  if (escape) return { ok: false, error: escape };
+  const escaped = escapeFromWrapper(parsed.program, parsed.js);
+  if (escaped) return { ok: false, error: escaped };
   const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;
   const call = callIfFunctionExpression(parsed.program.body[0]);
   const instrumented = instrument(parsed.js, parsed.program, guard, call);
