@@ -1,5 +1,6 @@
 import { type OutputUnit, type Schema, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import type { CatalogTool, JsonSchema } from "../../../shared/contract/tools";
+import { boundedSchema } from "./schema-bounds";
 
 const validators = new Map<string, Validator>();
 /** Keywords whose failure only says that something below failed; the leaf errors say what. */
@@ -25,14 +26,15 @@ function draftOf(schema: JsonSchema): SchemaDraft {
 }
 
 /**
- * Checks arguments against the tool's input schema before the upstream sees them. Returns one line
- * per failing path (`/limit: …`), or none.
+ * Checks arguments against the tool's input schema, without the keywords whose cost the gateway
+ * cannot bound (schema-bounds.ts), before the upstream sees them. Returns one line per failing
+ * path (`/limit: …`), or none.
  */
 export function argumentErrors(tool: CatalogTool, args: unknown): string[] {
   const cacheKey = `${tool.qualifiedName}\u0000${JSON.stringify(tool.inputSchema)}`;
   let validator = validators.get(cacheKey);
   if (!validator) {
-    validator = new Validator(tool.inputSchema as Schema, draftOf(tool.inputSchema), false);
+    validator = new Validator(boundedSchema(tool.inputSchema) as Schema, draftOf(tool.inputSchema), false);
     if (validators.size > 500) validators.clear();
     validators.set(cacheKey, validator);
   }

@@ -6,7 +6,12 @@ import { parseEgressPattern } from "../egress/policy";
 export const TEAM_NAME = SERVER_NAME;
 export const DEFAULT_TEAM = "default";
 
-const glob = z.string().min(1).max(200);
+/** A glob over qualified tool names: printable characters, `*` the only wildcard. */
+const glob = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, { error: "a glob is printable ASCII without spaces; * is the only wildcard" });
 
 /** `PUT /admin/teams/{team}` body (contract "Teams, keys, audit"). */
 export const TeamInput = z
