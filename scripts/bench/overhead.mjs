@@ -2,7 +2,7 @@
 // server-everything's `echo`:
 //   direct:  N sequential SDK `callTool` round trips on one connected client (no gateway);
 //   (a)      stats.calls[].ms of N sequential `await tools.everything.echo(...)` in ONE execute
-//            (isolate -> ToolBridge RPC -> validation -> upstream -> unwrap; Date.now(), 1 ms steps);
+//            (isolate -> bridge RPC -> validation -> upstream -> unwrap; Date.now(), 1 ms steps);
 //   (b)      p50 of an execute making one echo call minus p50 of an execute of trivial code, over
 //            REST, interleaved so drift hits both alike.
 import { ms, percentile, timeSequential } from "./stats.mjs";
