@@ -117,7 +117,9 @@ async function dispatch(deps: ExecutorDeps, request: SandboxRequest): Promise<Sa
     return {
       logs: [],
       truncated: false,
-      error: sandboxError(`the sandbox host is unavailable (${message})`),
+      error: sandboxError(
+        `the sandbox host stopped while running this code (${message}). Locally, code stuck in one native call or using too much memory takes the host process down; it restarts by itself, so retry shortly`,
+      ),
     };
   } finally {
     clearTimeout(timer);
