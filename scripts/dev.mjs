@@ -42,7 +42,10 @@ async function run() {
   const key = ensureDevKey();
   ensureDevVar("ADMIN_TOKEN", "adm_");
   for (;;) {
-    current = await startStack({ port, echo: (line) => !PROBE_LOG.test(line) });
+    // wrangler prints a line per request itself; the gateway's own JSON line per request also
+    // crosses wrangler's inspector proxy, whose workerd keeps growing with it (npm run soak).
+    const vars = { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" };
+    current = await startStack({ port, vars, echo: (line) => !PROBE_LOG.test(line) });
     await banner(current.url, key);
     let misses = 0;
     const child = current.gateway.child;
