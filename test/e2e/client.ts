@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { inject } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
-import { TEST_API_KEY } from "../helpers/keys";
+import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
 export const gatewayUrl = () => inject("gatewayUrl");
 export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` };
@@ -24,4 +24,13 @@ export async function execute(client: Client, args: { code: string; language?: s
   if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(structured))
     throw new Error("text and structured content differ");
   return { ...structured, isError: res.isError === true };
+}
+
+/** A call to the admin API with the test deployment's ADMIN_TOKEN. */
+export function adminRequest(method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${gatewayUrl()}/admin${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
 }

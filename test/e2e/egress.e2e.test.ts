@@ -1,8 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { TEST_ADMIN_TOKEN } from "../helpers/keys";
-import { gatewayUrl } from "./client";
+import { adminRequest, gatewayUrl } from "./client";
 
 // A team allows one local host:port. That server has an open redirect; the gateway must refuse the
 // hop to a second local server the team does not list, and that server must never see a request.
@@ -17,12 +16,7 @@ const listen = (server: Server) =>
     server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
   );
 
-const admin = (method: string, path: string, body?: unknown) =>
-  fetch(`${gatewayUrl()}/admin${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const admin = adminRequest;
 
 beforeAll(async () => {
   other = createServer((req, res) => {

@@ -1,15 +1,9 @@
 import { afterAll, expect, it } from "vitest";
-import { TEST_ADMIN_TOKEN } from "../helpers/keys";
-import { gatewayUrl } from "./client";
+import { adminRequest, gatewayUrl } from "./client";
 
 // A team whose deny list holds a glob of many stars: accepted, and every request of that team is
 // still served at once (a backtracking regex made each one cost seconds, sixteen stars hung it).
-const admin = (method: string, path: string, body?: unknown) =>
-  fetch(`${gatewayUrl()}/admin${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const admin = adminRequest;
 
 afterAll(async () => {
   await admin("DELETE", "/teams/e2e-stars");
