@@ -2,7 +2,21 @@ import { type OutputUnit, type Schema, type SchemaDraft, Validator } from "@cfwo
 import type { CatalogTool, JsonSchema } from "../../../shared/contract/tools";
 import { boundedSchema } from "./schema-bounds";
 
-const validators = new Map<string, Validator>();
+/** Arguments whose JSON is longer than this are refused without being checked. */
+const MAX_ARGS_CHARS = 1_000_000;
+/** Every failing path is listed for arguments this small; bigger ones get their first failure. */
+const FULL_REPORT_CHARS = 20_000;
+/**
+ * Schema nodes × argument weight above which the check is left to the upstream. Once its refs are
+ * inlined a schema is a tree, so each of its nodes meets each argument value at most once; this
+ * bounds the worst schema to a few hundred milliseconds.
+ */
+const MAX_WORK = 1_000_000;
+/** Refs are inlined while the copy stays within these bounds (else they accept anything). */
+const MAX_NODES = 20_000;
+const MAX_DEPTH = 64;
+const MAX_RECURSION = 3;
+
 /** Keywords whose failure only says that something below failed; the leaf errors say what. */
 const SUMMARY_KEYWORDS = new Set([
   "properties",
@@ -16,6 +30,98 @@ const SUMMARY_KEYWORDS = new Set([
   "then",
   "else",
 ]);
+/** Keywords whose value is a subschema or an array of them; the others' values are data. */
+const SUBSCHEMAS = new Set([
+  "not",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "prefixItems",
+  "items",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+]);
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(["properties", "dependentSchemas", "dependencies"]);
+/** Left out of the copy: meaningless once refs are inlined (a copied `$id` would even clash). */
+const UNLINKED = new Set([
+  "$ref",
+  "$id",
+  "id",
+  "$anchor",
+  "$dynamicAnchor",
+  "$recursiveAnchor",
+  "$dynamicRef",
+  "$recursiveRef",
+  "$defs",
+  "definitions",
+  "__proto__",
+]);
+
+interface Checker {
+  schema: Schema | boolean;
+  draft: SchemaDraft;
+  nodes: number;
+  /** Stops at the first failure: cheap on arguments that fail everywhere. */
+  quick: Validator;
+  full?: Validator;
+}
+const checkers = new Map<string, Checker>();
+
+/**
+ * Checks arguments against the tool's input schema before the upstream sees them, for early,
+ * path-precise errors. The schema is third-party input, so the gateway checks a bounded copy
+ * (schema-bounds.ts, refs inlined here) and leaves what it cannot check cheaply to the upstream,
+ * which validates the arguments against its whole schema anyway. Returns one line per failing
+ * path (`/limit: …`), or none.
+ */
+export function argumentErrors(tool: CatalogTool, args: unknown): string[] {
+  try {
+    const chars = (JSON.stringify(args) ?? "").length;
+    if (chars > MAX_ARGS_CHARS)
+      return [`(arguments): ${chars} characters of JSON, over the gateway's limit of ${MAX_ARGS_CHARS}`];
+    const checker = checkerFor(tool);
+    if (checker.nodes * weight(args) > MAX_WORK) return [];
+    const quick = checker.quick.validate(args);
+    if (quick.valid) return [];
+    if (chars > FULL_REPORT_CHARS) return lines(quick.errors);
+    checker.full ??= new Validator(checker.schema, checker.draft, false);
+    return lines(checker.full.validate(args).errors);
+  } catch {
+    // A schema the validator cannot take, or arguments nested past the stack: the upstream decides.
+    return [];
+  }
+}
+
+function checkerFor(tool: CatalogTool): Checker {
+  const cacheKey = `${tool.qualifiedName}\u0000${JSON.stringify(tool.inputSchema)}`;
+  let checker = checkers.get(cacheKey);
+  if (!checker) {
+    const draft = draftOf(tool.inputSchema);
+    const { schema, nodes } = withoutRefs(boundedSchema(tool.inputSchema), draft);
+    checker = { schema, draft, nodes, quick: new Validator(schema, draft, true) };
+    if (checkers.size > 500) checkers.clear();
+    checkers.set(cacheKey, checker);
+  }
+  return checker;
+}
+
+function lines(errors: OutputUnit[]): string[] {
+  const leaves = errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
+  const all = (leaves.length ? leaves : errors).map((e) => `${pathOf(e.instanceLocation)}: ${e.error}`);
+  return [...new Set(all)].slice(0, 10);
+}
+
+function pathOf(location: string): string {
+  const path = location.replace(/^#/, "");
+  return path === "" ? "(arguments)" : path;
+}
 
 function draftOf(schema: JsonSchema): SchemaDraft {
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
@@ -26,28 +132,105 @@ function draftOf(schema: JsonSchema): SchemaDraft {
 }
 
 /**
- * Checks arguments against the tool's input schema, without the keywords whose cost the gateway
- * cannot bound (schema-bounds.ts), before the upstream sees them. Returns one line per failing
- * path (`/limit: …`), or none.
+ * What checking a value can cost, in schema-node visits: one per JSON value, plus a twentieth of
+ * each string's length (`minLength` and `maxLength` count a string's characters every time).
  */
-export function argumentErrors(tool: CatalogTool, args: unknown): string[] {
-  const cacheKey = `${tool.qualifiedName}\u0000${JSON.stringify(tool.inputSchema)}`;
-  let validator = validators.get(cacheKey);
-  if (!validator) {
-    validator = new Validator(boundedSchema(tool.inputSchema) as Schema, draftOf(tool.inputSchema), false);
-    if (validators.size > 500) validators.clear();
-    validators.set(cacheKey, validator);
+function weight(args: unknown): number {
+  let total = 0;
+  const pending: unknown[] = [args];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    total += typeof value === "string" ? 1 + value.length / 20 : 1;
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) pending.push(value[i]);
+    else if (isRecord(value)) for (const key in value) pending.push(value[key]);
   }
-  const result = validator.validate(args);
-  if (result.valid) return [];
-  const leaves = result.errors.filter((e: OutputUnit) => !SUMMARY_KEYWORDS.has(e.keyword));
-  const lines = (leaves.length ? leaves : result.errors).map(
-    (e: OutputUnit) => `${pathOf(e.instanceLocation)}: ${e.error}`,
-  );
-  return [...new Set(lines)].slice(0, 10);
+  return total;
 }
 
-function pathOf(location: string): string {
-  const path = location.replace(/^#/, "");
-  return path === "" ? "(arguments)" : path;
+class NotInlinable extends Error {}
+
+/**
+ * The schema as a tree: each `$ref` replaced by a copy of what it points to. Refs can share
+ * targets, so a schema of sixty nodes (`allOf` of two refs to the next level, twenty levels deep)
+ * makes the validator visit a million; a tree is visited once per argument value. A recursive ref
+ * is followed MAX_RECURSION levels deep, then accepts anything, as does a ref that is not a `#`
+ * pointer into the document; so do all refs when the copy would pass MAX_NODES or a nested `$id`
+ * changes what `#` means.
+ */
+function withoutRefs(root: JsonSchema, draft: SchemaDraft): { schema: Schema | boolean; nodes: number } {
+  try {
+    return copyTree(root, draft, true);
+  } catch (err) {
+    if (!(err instanceof NotInlinable)) throw err;
+    return copyTree(root, draft, false);
+  }
+}
+
+function copyTree(root: JsonSchema, draft: SchemaDraft, inline: boolean) {
+  let nodes = 0;
+  /** How many copies of each target are under way: a recursive schema is followed a few levels. */
+  const open = new Map<object, number>([[root, 1]]);
+  const target = (ref: string, depth: number): unknown => {
+    const found = inline ? pointee(root, ref) : undefined;
+    if (typeof found === "boolean") return found;
+    if (!isRecord(found)) return {};
+    const copies = open.get(found) ?? 0;
+    if (copies >= MAX_RECURSION) return {};
+    open.set(found, copies + 1);
+    const copied = copy(found, depth + 1);
+    open.set(found, copies);
+    return copied;
+  };
+  const copy = (value: unknown, depth: number): unknown => {
+    if (++nodes > MAX_NODES && inline) throw new NotInlinable();
+    if (Array.isArray(value)) return value.map((item) => copy(item, depth + 1));
+    if (!isRecord(value)) return value;
+    if (depth > MAX_DEPTH) return {};
+    if (inline && depth > 0 && (typeof value.$id === "string" || typeof value.id === "string"))
+      throw new NotInlinable();
+    const ref = typeof value.$ref === "string" ? value.$ref : undefined;
+    // These drafts ignore the siblings of a $ref.
+    if (ref !== undefined && (draft === "4" || draft === "7")) return target(ref, depth);
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      if (UNLINKED.has(key)) continue;
+      if (SUBSCHEMAS.has(key)) out[key] = copy(child, depth + 1);
+      else if (SCHEMA_MAPS.has(key) && isRecord(child)) {
+        out[key] = Object.fromEntries(
+          Object.entries(child).map(([name, sub]) => [name, copy(sub, depth + 1)]),
+        );
+      } else {
+        // Data (`enum` is checked entry by entry), or a keyword the validator does not know.
+        out[key] = child;
+        nodes += Array.isArray(child) ? child.length : 1;
+      }
+    }
+    if (ref === undefined) return out;
+    const referenced = target(ref, depth);
+    if (isRecord(referenced) && Object.keys(referenced).length === 0) return out;
+    out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), referenced];
+    return out;
+  };
+  return { schema: copy(root, 0) as Schema | boolean, nodes };
+}
+
+/** What a `#` or `#/json/pointer` ref names in `root`; undefined for any other ref. */
+function pointee(root: JsonSchema, ref: string): unknown {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let at: unknown = root;
+  for (const token of ref === "#" ? [] : ref.slice(2).split("/")) {
+    let key: string;
+    try {
+      key = decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

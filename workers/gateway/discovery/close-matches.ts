@@ -16,34 +16,63 @@ function normalize(name: string): string {
 
 /**
  * Optimal string alignment distance (insertions, deletions, substitutions, adjacent
- * transpositions), computed only in the band |i - j| ≤ max: the exact distance when it is at most
- * `max`, else `max + 1`. O(length × max) instead of O(length²) — names come from agent code.
+ * transpositions), computed only in the band |i - j| ≤ limit: the exact distance when it is at most
+ * `limit`, else `limit + 1`. O(length × limit) instead of O(length²): names come from agent code.
  */
-export function editDistance(a: string, b: string, max = Math.max(a.length, b.length)): number {
+export function editDistance(a: string, b: string, limit = Math.max(a.length, b.length)): number {
   if (a === b) return 0;
-  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const max = Math.min(limit, Math.max(a.length, b.length));
   const over = max + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => (j <= max ? j : over));
+  if (Math.abs(a.length - b.length) > max || surplus(a, b) > max) return limit + 1;
+  // Three rows reused in turn; a row's cells just outside its band are set to `over`, the only
+  // cells outside the band the next rows read.
+  let before = new Int32Array(b.length + 1).fill(over);
+  let previous = new Int32Array(b.length + 1).fill(over);
+  let current = new Int32Array(b.length + 1).fill(over);
+  for (let j = 0; j <= Math.min(b.length, max); j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = new Array<number>(b.length + 1).fill(over);
-    if (i <= max) current[0] = i;
-    let rowMin = current[0]!;
     const from = Math.max(1, i - max);
     const to = Math.min(b.length, i + max);
+    const ai = a.charCodeAt(i - 1);
+    const aBefore = i > 1 ? a.charCodeAt(i - 2) : -1;
+    current[from - 1] = from === 1 && i <= max ? i : over;
+    if (to < b.length) current[to + 1] = over;
+    let rowMin = current[from - 1]!;
     for (let j = from; j <= to; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, before[j - 2]! + 1);
-      current[j] = Math.min(d, over);
-      rowMin = Math.min(rowMin, current[j]!);
+      const bj = b.charCodeAt(j - 1);
+      let d = previous[j - 1]! + (ai === bj ? 0 : 1);
+      const deletion = previous[j]! + 1;
+      const insertion = current[j - 1]! + 1;
+      if (deletion < d) d = deletion;
+      if (insertion < d) d = insertion;
+      if (aBefore === bj && j > 1 && ai === b.charCodeAt(j - 2) && before[j - 2]! + 1 < d)
+        d = before[j - 2]! + 1;
+      if (d > over) d = over;
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return over;
-    before = previous;
-    previous = current;
+    if (rowMin > max) return limit + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return Math.min(previous[b.length]!, over);
+  return previous[b.length]! > max ? limit + 1 : previous[b.length]!;
+}
+
+/**
+ * A lower bound of the edit distance, in linear time: each edit removes at most one of the
+ * characters `a` has more of than `b`, and adds at most one of those `b` has more of. Characters
+ * are counted by their low 7 bits, which can only lower the bound.
+ */
+function surplus(a: string, b: string): number {
+  const counts = new Int32Array(128);
+  for (let i = 0; i < a.length; i++) counts[a.charCodeAt(i) & 127]! += 1;
+  for (let i = 0; i < b.length; i++) counts[b.charCodeAt(i) & 127]! -= 1;
+  let more = 0;
+  let fewer = 0;
+  for (const count of counts) {
+    if (count > 0) more += count;
+    else fewer -= count;
+  }
+  return Math.max(more, fewer);
 }
 
 /** How far `wanted` is from a tool, or undefined when it is not close. Lower is closer. */
@@ -56,10 +85,10 @@ function closeness(wanted: string, tool: CatalogTool): number | undefined {
   const wantedTool = dot < 0 ? wanted : wanted.slice(dot + 1);
   const serverPenalty = wantedServer === undefined || wantedServer === server.replaceAll("-", "_") ? 0 : 1;
   const allowed = Math.max(2, Math.floor(Math.min(wantedTool.length, bare.length) / 3));
-  const distance = Math.min(
-    editDistance(wanted, qualified, allowed),
-    editDistance(wantedTool, bare, allowed) + serverPenalty,
-  );
+  const byTool = editDistance(wantedTool, bare, allowed) + serverPenalty;
+  // The qualified name only matters if it is closer, which bounds its search tighter.
+  const bound = Math.min(allowed, byTool - 1);
+  const distance = bound < 0 ? byTool : Math.min(byTool, editDistance(wanted, qualified, bound));
   if (distance <= allowed) return distance;
   const contained =
     (wantedTool.length >= 3 && bare.includes(wantedTool)) || (bare.length >= 3 && wantedTool.includes(bare));

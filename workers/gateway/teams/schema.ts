@@ -6,11 +6,14 @@ import { parseEgressPattern } from "../egress/policy";
 export const TEAM_NAME = SERVER_NAME;
 export const DEFAULT_TEAM = "default";
 
-/** A glob over qualified tool names: printable characters, `*` the only wildcard. */
+/**
+ * A glob over qualified tool names: printable characters, `*` the only wildcard (matched without
+ * regexes, teams/policy.ts). Errors are reported under the field's path (`deny.0: …`).
+ */
 const glob = z
   .string()
-  .min(1)
-  .max(200)
+  .min(1, { error: "a glob is 1 to 200 characters" })
+  .max(200, { error: "a glob is 1 to 200 characters" })
   .regex(/^[\x21-\x7e]+$/, { error: "a glob is printable ASCII without spaces; * is the only wildcard" });
 
 /** `PUT /admin/teams/{team}` body (contract "Teams, keys, audit"). */
