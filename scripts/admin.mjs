@@ -11,6 +11,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Teams
   teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
+                        [--pii tokenize|off]
                         create or replace the team (PUT: fields not given are removed)
   teams show <team>     the team's record
   teams delete <team>   delete the team and revoke all its keys
@@ -31,6 +32,8 @@ Options
   --allow, --deny       comma-separated globs over qualified tool names ("demo.list_*,github.*");
                         repeatable; deny wins; no --allow allows every tool
   --limits              JSON: {"requestsPerMinute":60,"timeoutMs":30000,"maxToolCalls":50,"maxOutputChars":24000}
+  --pii                 tokenize: emails, phones, cards, … in results become [EMAIL_1]-style tokens
+                        (overrides the deployment's PII_MODE for this team)
 
 Examples
   npm run admin -- teams create acme --servers '{"demo":{"service":"DEMO"}}' --deny 'demo.create_*,demo.update_*'
@@ -49,12 +52,13 @@ const OPTIONS = {
   allow: { type: "string", multiple: true },
   deny: { type: "string", multiple: true },
   limits: { type: "string" },
+  pii: { type: "string" },
   name: { type: "string" },
 };
 
 /** Which options each command takes (besides --url, --token, --json, --help). */
 const COMMANDS = {
-  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits"] },
+  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii"] },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
   "keys create": { args: ["team"], options: ["name"] },
@@ -203,6 +207,11 @@ async function run({ command, args, values }) {
       if (values.allow) body.allow = globs(values.allow);
       if (values.deny) body.deny = globs(values.deny);
       if (values.limits !== undefined) body.limits = jsonOption("limits", values.limits);
+      if (values.pii !== undefined) {
+        if (values.pii !== "tokenize" && values.pii !== "off")
+          throw new CliError(`--pii takes "tokenize" or "off", not "${values.pii}"`);
+        body.pii = { mode: values.pii };
+      }
       const { status, data: team } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
       return out(
         team,

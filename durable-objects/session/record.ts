@@ -5,9 +5,16 @@ export const SessionRecordSchema = z.object({
   createdAt: z.number(),
   lastSeenAt: z.number(),
   ttlSeconds: z.number().int().positive(),
-  protocolVersion: z.string(),
+  /**
+   * `mcp`: opened by an MCP initialize (its id is the Mcp-Session-Id); `api`: by POST /v1/sessions;
+   * `implicit`: made for an MCP caller without a session on its first use of state or workspace.
+   * Only `mcp` sessions are accepted as an Mcp-Session-Id.
+   */
+  kind: z.enum(["mcp", "api", "implicit"]).default("mcp"),
+  /** the MCP protocol version initialize agreed on (mcp sessions only) */
+  protocolVersion: z.string().optional(),
   /** the team of the key that opened it: other teams' keys get 404 for this session */
   team: z.string(),
   client: z.object({ name: z.string(), version: z.string() }).optional(),
 });
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+export type SessionRecord = z.input<typeof SessionRecordSchema>;

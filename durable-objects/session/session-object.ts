@@ -1,16 +1,32 @@
 import { DurableObject } from "cloudflare:workers";
+import {
+  type HistoryEntry,
+  type PiiItem,
+  type SessionAnswer,
+  SessionCall,
+  type SessionQuota,
+} from "../../shared/contract/session";
+import { fail, sessionNotFound } from "./answer";
+import { dispatch } from "./dispatch";
+import { appendHistory } from "./history";
 import type { SessionRecord } from "./record";
+import { createSchema } from "./schema";
+import { restore, tokenize } from "./vault";
 
 const RECORD_KEY = "session";
 /** lastSeenAt is rewritten at most this often, so busy sessions do not write on every request. */
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * One object per MCP session (named by the session id). Holds the session record so that a session
- * works whichever gateway isolate a request lands in; ends on DELETE or after SESSION_TTL_SECONDS
- * idle (alarm). Storage keys: see docs/storage-schema.md.
+ * One object per session (named by the session id). Holds the session record so that a session
+ * works whichever gateway isolate a request lands in, and the session's state, workspace files,
+ * execution history and PII vault (SQL tables, made on first use); all of it ends on DELETE or
+ * after SESSION_TTL_SECONDS idle (alarm). Storage: see docs/storage-schema.md.
  */
 export class SessionObject extends DurableObject {
+  /** deleteAll() drops the SQL tables too, so every wipe clears this. */
+  private schemaReady = false;
+
   async open(record: SessionRecord): Promise<void> {
     await this.ctx.storage.put(RECORD_KEY, record);
     await this.ctx.storage.setAlarm(record.lastSeenAt + record.ttlSeconds * 1000);
@@ -21,8 +37,8 @@ export class SessionObject extends DurableObject {
     const record = await this.ctx.storage.get<SessionRecord>(RECORD_KEY);
     if (!record) return null;
     const now = Date.now();
-    if (now - record.lastSeenAt > record.ttlSeconds * 1000) {
-      await this.ctx.storage.deleteAll();
+    if (isExpired(record, now)) {
+      await this.wipe();
       return null;
     }
     if (now - record.lastSeenAt > TOUCH_EVERY_MS) {
@@ -38,7 +54,7 @@ export class SessionObject extends DurableObject {
   async close(): Promise<boolean> {
     const existed = (await this.ctx.storage.get(RECORD_KEY)) !== undefined;
     await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
+    await this.wipe();
     return existed;
   }
 
@@ -46,7 +62,65 @@ export class SessionObject extends DurableObject {
     const record = await this.ctx.storage.get<SessionRecord>(RECORD_KEY);
     if (!record) return;
     const expiresAt = record.lastSeenAt + record.ttlSeconds * 1000;
-    if (Date.now() >= expiresAt) await this.ctx.storage.deleteAll();
+    if (Date.now() >= expiresAt) await this.wipe();
     else await this.ctx.storage.setAlarm(expiresAt);
   }
+
+  /** One state / workspace / session call of `team`'s session; expected failures are answers, not throws. */
+  async call(team: string, call: SessionCall, quota: SessionQuota): Promise<SessionAnswer> {
+    return this.withLive(team, sessionNotFound(), (record) => {
+      const parsed = SessionCall.safeParse(call);
+      if (!parsed.success) return fail("TypeError", describeIssue(parsed.error));
+      return dispatch(this.ctx.storage, record, parsed.data, quota);
+    });
+  }
+
+  /** Appends to the history (newest SESSION_LIMITS.maxHistory kept); false when the session is gone. */
+  async recordExecution(team: string, entry: HistoryEntry): Promise<boolean> {
+    return this.withLive(team, false, () => appendHistory(this.ctx.storage, entry));
+  }
+
+  /** The token of each item (`[EMAIL_1]`, or `[EMAIL]` once the vault is full); null when the session is gone. */
+  async tokenize(team: string, items: PiiItem[]): Promise<string[] | null> {
+    return this.withLive(team, null, () => tokenize(this.ctx.storage, items));
+  }
+
+  /** The original value of each token (null when unknown); null when the session is gone. */
+  async restore(team: string, tokens: string[]): Promise<Array<string | null> | null> {
+    return this.withLive(team, null, () => restore(this.ctx.storage.sql, tokens));
+  }
+
+  /**
+   * Runs `work` for `team`'s live session right after the check, with no await in between, so a
+   * close() cannot slip in and a call on a gone session never creates tables.
+   */
+  private async withLive<T>(team: string, missing: T, work: (record: SessionRecord) => T): Promise<T> {
+    const record = this.ctx.storage.kv.get<SessionRecord>(RECORD_KEY);
+    if (!record) return missing;
+    if (isExpired(record, Date.now())) {
+      await this.wipe();
+      return missing;
+    }
+    if (record.team !== team) return missing;
+    if (!this.schemaReady) {
+      createSchema(this.ctx.storage.sql);
+      this.schemaReady = true;
+    }
+    return work(record);
+  }
+
+  private async wipe(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.schemaReady = false;
+  }
+}
+
+function isExpired(record: SessionRecord, now: number): boolean {
+  return now - record.lastSeenAt > record.ttlSeconds * 1000;
+}
+
+function describeIssue(error: { issues: Array<{ path: PropertyKey[]; message: string }> }): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid session call";
+  return issue.path.length ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message;
 }

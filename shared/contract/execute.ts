@@ -11,6 +11,11 @@ export const executeInputShape = {
     ),
   language: z.enum(LANGUAGES).optional().describe("Default typescript."),
   timeoutMs: z.number().positive().optional().describe("Wall-clock limit in ms."),
+  sessionId: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("Session for state/workspace (default: this MCP session; a result's sessionId)."),
 };
 export const ExecuteInput = z.object(executeInputShape).strict();
 export type ExecuteInput = z.infer<typeof ExecuteInput>;
@@ -36,6 +41,8 @@ export const executeResultShape = {
     calls: z.array(z.object({ name: z.string(), ms: z.number(), ok: z.boolean() })).optional(),
     fetches: z.number().optional(),
   }),
+  /** the session the execution ran in (given, the MCP session's, or made on first use) */
+  sessionId: z.string().optional(),
 };
 export const ExecuteResult = z.object(executeResultShape);
 export type ExecuteResult = z.infer<typeof ExecuteResult>;

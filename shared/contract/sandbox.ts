@@ -73,7 +73,7 @@ export type SandboxOutcome = z.infer<typeof SandboxOutcome>;
 /** A bridge call's answer: the runtime turns `ok: false` into a thrown Error with that name. */
 export type BridgeResult =
   | { ok: true; value: unknown }
-  | { ok: false; error: { name: string; message: string } };
+  | { ok: false; error: { name: string; message: string; path?: string } };
 
 /** The calls a sandbox can make on the gateway: the whole surface of the object it is handed. */
 export interface SandboxBridgeApi {
@@ -81,6 +81,8 @@ export interface SandboxBridgeApi {
   searchTools(optionsJson: unknown): Promise<BridgeResult>;
   getToolDefinition(qualifiedName: unknown): Promise<BridgeResult>;
   fetch(request: unknown): Promise<Response>;
+  /** one `state` / `workspace` / `session` call (a SessionCall, shared/contract/session.ts) */
+  session(call: unknown): Promise<BridgeResult>;
 }
 
 /** The sandbox host's surface (in-process, or the `SANDBOX_HOST` service under `npm run dev`). */

@@ -5,11 +5,13 @@ import type { ExecuteResult } from "../../shared/contract/execute";
 import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
 export const gatewayUrl = () => inject("gatewayUrl");
-export const AUTH = { Authorization: `Bearer ${TEST_API_KEY}` };
+export const AUTH: Record<string, string> = { Authorization: `Bearer ${TEST_API_KEY}` };
 
-export async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connect(
+  headers: Record<string, string> = AUTH,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${gatewayUrl()}/mcp`), {
-    requestInit: { headers: AUTH },
+    requestInit: { headers },
   });
   const client = new Client({ name: "e2e", version: "1.0.0" });
   await client.connect(transport);
@@ -17,7 +19,10 @@ export async function connect(): Promise<{ client: Client; transport: Streamable
 }
 
 /** Calls the `execute` tool and returns its structured result (checked against the text copy). */
-export async function execute(client: Client, args: { code: string; language?: string; timeoutMs?: number }) {
+export async function execute(
+  client: Client,
+  args: { code: string; language?: string; timeoutMs?: number; sessionId?: string },
+) {
   const res = await client.callTool({ name: "execute", arguments: args });
   const structured = res.structuredContent as ExecuteResult;
   const text = (res.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
@@ -33,4 +38,27 @@ export function adminRequest(method: string, path: string, body?: unknown): Prom
     headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+/** POST /v1/execute with `key`: status and the JSON body. */
+export async function restExecute(
+  body: { code: string; sessionId?: string },
+  headers: Record<string, string> = AUTH,
+): Promise<{ status: number; body: ExecuteResult & { error?: { name: string; code?: string } } }> {
+  const res = await fetch(`${gatewayUrl()}/v1/execute`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as ExecuteResult };
+}
+
+/** A team made through the admin API with one API key; returns that key's auth header. */
+export async function teamWithKey(team: string, record: Record<string, unknown>): Promise<Record<string, string>> {
+  const put = await adminRequest("PUT", `/teams/${team}`, record);
+  if (!put.ok) throw new Error(`PUT team ${team}: ${put.status} ${await put.text()}`);
+  const made = await adminRequest("POST", `/teams/${team}/keys`, { name: "e2e" });
+  if (made.status !== 201) throw new Error(`key for ${team}: ${made.status} ${await made.text()}`);
+  const { key } = (await made.json()) as { key: string };
+  return { Authorization: `Bearer ${key}` };
 }

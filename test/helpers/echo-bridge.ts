@@ -18,4 +18,7 @@ export class EchoBridge extends RpcTarget implements SandboxBridgeApi {
   async fetch(): Promise<Response> {
     return new Response("echo");
   }
+  async session(call: unknown): Promise<BridgeResult> {
+    return { ok: true, value: { session: call } };
+  }
 }

@@ -13,6 +13,7 @@ export const LIMITS: SandboxLimits = {
   maxToolCalls: 200,
   maxDiscoveryCalls: 100,
   maxArgChars: 2_000_000,
+  maxSessionCalls: 1_000,
 };
 
 /** The real Worker Loader, counting what it is asked to load. */

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
-import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { executeCode } from "../../workers/sandbox/executor";
 import { countingLoader, deps } from "../helpers/sandbox";
-import { testScope } from "../helpers/scope";
+import { bridgeWork, testScope } from "../helpers/scope";
 
 // fetch() from code with a team's egress list: the isolate still has globalOutbound null; its
 // fetch goes through the execution's bridge to the gateway, which checks every hop. The gateway's
@@ -13,7 +12,7 @@ import { testScope } from "../helpers/scope";
 async function fetchFrom(code: string, hosts: string[], maxToolCalls = 200) {
   const scope = testScope({ maxToolCalls });
   const ledger = new ExecutionLedger(scope.config.limits);
-  const bridge = new SandboxBridge(new BridgeWork({ ...scope, team: "egress-team" }, ledger, hosts));
+  const bridge = new SandboxBridge(await bridgeWork({ ...scope, team: "egress-team" }, ledger, hosts));
   const { loader, loads } = countingLoader();
   const r = await executeCode(deps({ maxToolCalls }, { bridge, ledger, egress: hosts.length > 0 }, loader), {
     code,

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import { findTool } from "../../workers/gateway/bridge/call-tool";
 import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
-import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { execute } from "../../workers/gateway/operations";
 import { executeCode } from "../../workers/sandbox/executor";
 import { EchoBridge } from "../helpers/echo-bridge";
 import { countingLoader, deps } from "../helpers/sandbox";
-import { testScope } from "../helpers/scope";
+import { bridgeWork, testScope } from "../helpers/scope";
 
 const withEcho = async (code: string) => {
   const bridge = new EchoBridge();
@@ -90,7 +89,7 @@ return out;`;
   it("refuses calls made after the execution has ended", async () => {
     const scope = testScope();
     const ledger = new ExecutionLedger(scope.config.limits);
-    const bridge = new SandboxBridge(new BridgeWork(scope, ledger, []));
+    const bridge = new SandboxBridge(await bridgeWork(scope, ledger));
     const r = await executeCode(deps({}, { bridge, ledger }), {
       code: "return await callTool('demo.ticket_stats', { groupBy: 'status' }) !== null",
     });

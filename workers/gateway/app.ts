@@ -10,6 +10,7 @@ import { auditRoutes } from "./routes/audit";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
+import { sessionRoutes } from "./routes/sessions";
 import { toolRoutes } from "./routes/tools";
 
 /** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
@@ -24,6 +25,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/", healthRoutes);
   app.route("/mcp", mcpRoutes);
   app.route("/v1/execute", executeRoutes);
+  app.route("/v1/sessions", sessionRoutes);
   app.route("/v1/tools", toolRoutes);
   app.route("/v1/audit", auditRoutes);
   app.route("/admin", adminRoutes);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
 import type { SandboxLimits } from "../sandbox/limits";
 import type { GatewayEnv } from "./env";
@@ -26,6 +27,13 @@ const ConfigSchema = z.object({
   EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
   MAX_REQUEST_BYTES: intVar(1_048_576, 1_024, 100 * 1_048_576),
   SESSION_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
+  SESSION_QUOTA_BYTES: intVar(50 * 1_048_576, 1_024, 10 * 1_024 * 1_048_576),
+  SESSION_MAX_FILES: intVar(1_000, 1, 100_000),
+  EXEC_MAX_SESSION_CALLS: intVar(1_000, 0, 100_000),
+  PII_MODE: z.preprocess(
+    (raw) => (raw === "" ? undefined : raw),
+    z.enum(["off", "tokenize"], { error: 'expected "off" or "tokenize"' }).default("off"),
+  ),
   SCHEMA_CACHE_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
   UPSTREAM_TIMEOUT_MS: intVar(10_000, 100, 120_000),
   TOOL_CALL_TIMEOUT_MS: intVar(30_000, 100, 15 * 60_000),
@@ -56,10 +64,16 @@ const ConfigSchema = z.object({
     .refine((k) => k === undefined || k.length >= 16, { error: "must be at least 16 characters when set" }),
 });
 
+export type PiiMode = "off" | "tokenize";
+
 export interface Config {
   limits: SandboxLimits;
   maxRequestBytes: number;
   sessionTtlSeconds: number;
+  /** what one session may store (SESSION_QUOTA_BYTES, SESSION_MAX_FILES) */
+  sessionQuota: SessionQuota;
+  /** PII_MODE, or the team's `pii.mode` */
+  pii: PiiMode;
   allowedOrigins: string[];
   devApiKey: string | undefined;
   logLevel: LogLevel;
@@ -107,9 +121,12 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
               maxToolCalls: v.EXEC_MAX_TOOL_CALLS,
               maxDiscoveryCalls: v.EXEC_MAX_DISCOVERY_CALLS,
               maxArgChars: v.EXEC_MAX_ARG_CHARS,
+              maxSessionCalls: v.EXEC_MAX_SESSION_CALLS,
             },
             maxRequestBytes: v.MAX_REQUEST_BYTES,
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,
+            sessionQuota: { quotaBytes: v.SESSION_QUOTA_BYTES, maxFiles: v.SESSION_MAX_FILES },
+            pii: v.PII_MODE,
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,

@@ -17,4 +17,6 @@ export interface SandboxLimits {
   maxDiscoveryCalls: number;
   /** JSON text of one tool call's arguments */
   maxArgChars: number;
+  /** state / workspace / session calls one execution may make */
+  maxSessionCalls: number;
 }

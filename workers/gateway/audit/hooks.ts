@@ -20,6 +20,7 @@ export interface AuditActor {
 /** One "execute" entry: args = { code, language, timeoutMs } hashed, result sized, error name only. */
 export function auditExecution(
   scope: RequestScope,
+  sessionId: string | undefined,
   input: ExecuteInput,
   startedAt: number,
   outcome: { result: ExecuteResult } | { thrown: unknown },
@@ -28,7 +29,7 @@ export function auditExecution(
   const { code, language, timeoutMs } = input;
   const failure = "thrown" in outcome ? errorName(outcome.thrown) : outcome.result.error?.name;
   recordAudit(scope.env, scope.waitUntil, () =>
-    build(scope, {
+    build({ ...scope, sessionId }, {
       ts: startedAt,
       kind: "execute",
       tool: "execute",

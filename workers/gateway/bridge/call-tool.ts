@@ -12,7 +12,12 @@ const MAX_RESULT_CHARS = 8_000_000;
 
 /** A failure to hand back to code as a thrown Error (name + message). */
 export class ToolCallError extends Error {
-  constructor(name: string, message: string) {
+  constructor(
+    name: string,
+    message: string,
+    /** the workspace path a session error is about */
+    readonly path?: string,
+  ) {
     super(message);
     this.name = name;
   }

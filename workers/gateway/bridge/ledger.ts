@@ -2,12 +2,13 @@ import type { CallLedger, CallRecord } from "../../sandbox/executor";
 import type { SandboxLimits } from "../../sandbox/limits";
 import { ToolCallError } from "./call-tool";
 
-type Budget = "toolCalls" | "discoveryCalls" | "fetches";
+type Budget = "toolCalls" | "discoveryCalls" | "fetches" | "sessionCalls";
 
 const WHAT: Record<Budget, { noun: string; variable: string }> = {
   toolCalls: { noun: "tool calls", variable: "EXEC_MAX_TOOL_CALLS" },
   discoveryCalls: { noun: "searchTools/getToolDefinition calls", variable: "EXEC_MAX_DISCOVERY_CALLS" },
   fetches: { noun: "network requests", variable: "EXEC_MAX_TOOL_CALLS" },
+  sessionCalls: { noun: "state/workspace/session calls", variable: "EXEC_MAX_SESSION_CALLS" },
 };
 
 /**
@@ -17,15 +18,16 @@ const WHAT: Record<Budget, { noun: string; variable: string }> = {
  */
 export class ExecutionLedger implements CallLedger {
   readonly calls: CallRecord[] = [];
-  #used: Record<Budget, number> = { toolCalls: 0, discoveryCalls: 0, fetches: 0 };
+  #used: Record<Budget, number> = { toolCalls: 0, discoveryCalls: 0, fetches: 0, sessionCalls: 0 };
   #closed = false;
   readonly #limits: Record<Budget, number>;
 
-  constructor(limits: Pick<SandboxLimits, "maxToolCalls" | "maxDiscoveryCalls">) {
+  constructor(limits: Pick<SandboxLimits, "maxToolCalls" | "maxDiscoveryCalls" | "maxSessionCalls">) {
     this.#limits = {
       toolCalls: limits.maxToolCalls,
       discoveryCalls: limits.maxDiscoveryCalls,
       fetches: limits.maxToolCalls,
+      sessionCalls: limits.maxSessionCalls,
     };
   }
 

@@ -5,10 +5,13 @@ import { auditToolCall } from "../audit";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { egressFetch } from "../egress/fetch";
 import type { RequestScope } from "../operations/scope";
+import { findTokens, restoreTokens } from "../privacy/restore";
+import type { ExecutionSession } from "../sessions/execution";
 import { type Upstreams, upstreamsFor } from "../upstreams";
 import { callTool, ToolCallError } from "./call-tool";
 import { SearchInput } from "./discovery-io";
 import type { ExecutionLedger } from "./ledger";
+import { SessionCalls } from "./session-calls";
 
 const ToolName = z.string().min(1).max(300);
 const MAX_SEARCH_JSON = 10_000;
@@ -20,12 +23,19 @@ const MAX_SEARCH_JSON = 10_000;
  */
 export class BridgeWork {
   #upstreams: Promise<Upstreams> | undefined;
+  readonly #sessionCalls: SessionCalls;
+  private readonly egressHosts: string[];
+  private readonly inSession: ExecutionSession;
 
   constructor(
     private readonly scope: RequestScope,
     private readonly ledger: ExecutionLedger,
-    private readonly egressHosts: string[],
-  ) {}
+    options: { egressHosts: string[]; session: ExecutionSession },
+  ) {
+    this.egressHosts = options.egressHosts;
+    this.inSession = options.session;
+    this.#sessionCalls = new SessionCalls(options.session);
+  }
 
   async callTool(name: unknown, argsJson: unknown): Promise<BridgeResult> {
     const startedAt = Date.now();
@@ -42,7 +52,7 @@ export class BridgeWork {
         await upstreams.catalog(),
         upstreams.servers,
         toolName,
-        args,
+        await this.withPiiRestored(args),
         this.scope.config.upstreams.callTimeoutMs,
       );
     });
@@ -80,6 +90,15 @@ export class BridgeWork {
     });
   }
 
+  session(call: unknown): Promise<BridgeResult> {
+    return this.answer(async () => {
+      this.ledger.take("sessionCalls", "state/workspace/session");
+      const answer = await this.#sessionCalls.run(call);
+      if (!answer.ok) throw new ToolCallError(answer.error.name, answer.error.message, answer.error.path);
+      return answer.value;
+    });
+  }
+
   async fetch(request: unknown): Promise<Response> {
     if (!(request instanceof Request)) return refused(400, "fetch: expected a Request");
     if (this.egressHosts.length === 0) return refused(403, "this sandbox has no network access");
@@ -89,6 +108,13 @@ export class BridgeWork {
       return refused(429, (err as Error).message);
     }
     return egressFetch(request, { team: this.scope.team, hosts: this.egressHosts });
+  }
+
+  /** PII tokens the session handed out, put back wherever they occur in the arguments. */
+  private async withPiiRestored(args: unknown): Promise<unknown> {
+    const tokens = findTokens(args);
+    if (tokens.length === 0) return args;
+    return restoreTokens(args, await this.inSession.restore(tokens));
   }
 
   private upstreams(): Promise<Upstreams> {
@@ -102,15 +128,18 @@ export class BridgeWork {
   }
 
   private actor() {
-    const { requestId, team, keyId, sessionId } = this.scope;
-    return { requestId, team, keyId, sessionId };
+    const { requestId, team, keyId } = this.scope;
+    return { requestId, team, keyId, sessionId: this.inSession.id };
   }
 
   private async answer(work: () => Promise<unknown>): Promise<BridgeResult> {
     try {
       return { ok: true, value: await work() };
     } catch (err) {
-      if (err instanceof ToolCallError) return { ok: false, error: { name: err.name, message: err.message } };
+      if (err instanceof ToolCallError) {
+        const { name, message, path } = err;
+        return { ok: false, error: { name, message, ...(path === undefined ? {} : { path }) } };
+      }
       log("error", "tool bridge failure", {
         requestId: this.scope.requestId,
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),

@@ -4,8 +4,11 @@ import type { RequestScope } from "../operations";
 import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { requireConfig } from "./config";
 
-/** The authenticated caller's scope: its team, and the deployment limits with the team's overrides. */
-export async function scopeOf(c: Context<AppEnv>): Promise<RequestScope> {
+/**
+ * The authenticated caller's scope: its team, and the deployment limits with the team's overrides.
+ * `mcpSessionId` only when the MCP route has checked that session.
+ */
+export async function scopeOf(c: Context<AppEnv>, mcpSessionId?: string): Promise<RequestScope> {
   const team = c.get("team");
   return {
     env: c.env,
@@ -13,7 +16,8 @@ export async function scopeOf(c: Context<AppEnv>): Promise<RequestScope> {
     requestId: c.get("requestId"),
     team,
     keyId: c.get("keyId"),
-    ...(c.req.header("Mcp-Session-Id") ? { sessionId: c.req.header("Mcp-Session-Id") } : {}),
+    via: c.req.path === "/mcp" ? "mcp" : "rest",
+    ...(mcpSessionId ? { mcpSessionId } : {}),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
 }

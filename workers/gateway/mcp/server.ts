@@ -2,6 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import type { RequestScope } from "../operations";
 import { VERSION } from "../version";
+import { registerWorkspaceResources } from "./resources";
 import { registerDiscoveryTools } from "./tools/discovery";
 import { registerExecuteTool } from "./tools/execute";
 
@@ -18,5 +19,6 @@ export function createMcpServer(scope: RequestScope): McpServer {
   );
   registerExecuteTool(server, scope);
   registerDiscoveryTools(server, scope);
+  registerWorkspaceResources(server, scope);
   return server;
 }

@@ -1,29 +1,17 @@
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import type { SessionRecord } from "../../../durable-objects/session/record";
-import type { SessionObject } from "../../../durable-objects/session/session-object";
 import type { GatewayEnv } from "../env";
 import { HttpError, invalidRequest, RPC } from "../http/errors";
-
-const SESSION_ID = /^[0-9a-f-]{36}$/;
+import { findSession, sessionNotFound, sessionStub } from "../sessions/store";
 
 /** MCP 2025-06-18 removed JSON-RPC batching; older versions allow it, capped here. */
 const BATCHING_REMOVED_IN = "2025-06-18";
 export const MAX_BATCH_MESSAGES = 20;
 
-function stub(env: GatewayEnv, id: string): DurableObjectStub<SessionObject> {
-  const ns = env.SESSIONS;
-  return ns.get(ns.idFromName(id));
-}
-
-export function newSessionId(): string {
-  return crypto.randomUUID();
-}
-
-export async function openSession(env: GatewayEnv, record: SessionRecord): Promise<void> {
-  await stub(env, record.id).open(record);
-}
-
-/** The live session named by the request and opened by the same team, or 400 / 404. */
+/**
+ * The live MCP session named by the request and opened by the same team, or 400 / 404. Sessions
+ * made by POST /v1/sessions or for a session-less caller are state containers, not MCP sessions.
+ */
 export async function requireSession(
   env: GatewayEnv,
   header: string | undefined,
@@ -38,8 +26,8 @@ export async function requireSession(
       RPC.invalidRequest,
     );
   }
-  const record = SESSION_ID.test(header) ? await stub(env, header).touch() : null;
-  if (!record || record.team !== team) throw sessionNotFound();
+  const record = await findSession(env, header, team);
+  if (!record || (record.kind ?? "mcp") !== "mcp") throw sessionNotFound(NOT_FOUND_DETAIL);
   return record;
 }
 
@@ -49,7 +37,7 @@ export async function requireSession(
  * MAX_BATCH_MESSAGES messages.
  */
 export function requireBatchAllowed(record: SessionRecord, declared: string | undefined, size: number): void {
-  const versions = [record.protocolVersion];
+  const versions = record.protocolVersion === undefined ? [] : [record.protocolVersion];
   if (declared !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(declared)) versions.push(declared);
   const refusing = versions.find((v) => v >= BATCHING_REMOVED_IN);
   if (refusing !== undefined) {
@@ -70,15 +58,7 @@ export async function closeSession(env: GatewayEnv, header: string | undefined, 
   if (!header)
     throw new HttpError(400, "session_required", "Mcp-Session-Id header is required", {}, RPC.invalidRequest);
   await requireSession(env, header, team);
-  if (!(await stub(env, header).close())) throw sessionNotFound();
+  if (!(await sessionStub(env, header).close())) throw sessionNotFound(NOT_FOUND_DETAIL);
 }
 
-function sessionNotFound(): HttpError {
-  return new HttpError(
-    404,
-    "session_not_found",
-    "Session not found: it was never opened, was deleted or expired; initialize again",
-    {},
-    RPC.sessionNotFound,
-  );
-}
+const NOT_FOUND_DETAIL = "it was never opened, was deleted or expired; initialize again";

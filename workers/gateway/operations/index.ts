@@ -9,6 +9,8 @@ import { BridgeWork } from "../bridge/work";
 import { type SearchResult, searchTools, type ToolDefinition, toolDefinition } from "../discovery/service";
 import { loadTeam } from "../teams/resolve";
 import { upstreamsFor } from "../upstreams";
+import { ExecutionSession } from "../sessions/execution";
+import { finishInSession } from "./finish";
 import { sandboxHost } from "./sandbox-host";
 import type { RequestScope } from "./scope";
 
@@ -21,24 +23,27 @@ export type { RequestScope } from "./scope";
  */
 export async function execute(scope: RequestScope, input: ExecuteInput): Promise<ExecuteResult> {
   const startedAt = Date.now();
+  let session: ExecutionSession | undefined;
   try {
+    session = await ExecutionSession.open(scope, input.sessionId);
     const team = await loadTeam(scope.env, scope.team);
     const egress = team?.egress ?? [];
     const ledger = new ExecutionLedger(scope.config.limits);
-    const result = await executeCode(
+    const ran = await executeCode(
       {
         host: sandboxHost(scope.env),
         limits: scope.config.limits,
-        bridge: new SandboxBridge(new BridgeWork(scope, ledger, egress)),
+        bridge: new SandboxBridge(new BridgeWork(scope, ledger, { egressHosts: egress, session })),
         ledger,
         egress: egress.length > 0,
       },
       input,
     );
-    auditExecution(scope, input, startedAt, { result });
+    const result = await finishInSession(scope, session, ran, startedAt);
+    auditExecution(scope, session.id, input, startedAt, { result });
     return result;
   } catch (thrown) {
-    auditExecution(scope, input, startedAt, { thrown });
+    auditExecution(scope, session?.id, input, startedAt, { thrown });
     throw thrown;
   }
 }

@@ -10,7 +10,9 @@ export interface RequestScope {
   team: string;
   /** the API key's id (`dev` for DEV_API_KEY) */
   keyId: string;
-  /** the MCP session, when the request belongs to one */
-  sessionId?: string;
+  /** which door the request came in by: MCP callers without a session get one made on first use */
+  via: "mcp" | "rest";
+  /** the (2025-era) MCP session the request belongs to, checked live and of this team */
+  mcpSessionId?: string;
   waitUntil(promise: Promise<unknown>): void;
 }

@@ -1,19 +1,15 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import type { SessionRecord } from "../../../durable-objects/session/record";
 import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
 import { HttpError, invalidRequest } from "../http/errors";
 import { scopeOf } from "../http/scope";
 import { createMcpServer } from "../mcp/server";
-import {
-  closeSession,
-  newSessionId,
-  openSession,
-  requireBatchAllowed,
-  requireSession,
-} from "../mcp/sessions";
+import { closeSession, requireBatchAllowed, requireSession } from "../mcp/sessions";
 import type { RequestScope } from "../operations";
+import { createSession } from "../sessions/store";
 
 // Only what the gateway decides on; the SDK's transport validates the messages in full.
 const RequestId = z.union([z.string(), z.number()]);
@@ -80,20 +76,16 @@ async function withNewSession(
 ): Promise<Response> {
   const negotiated = await negotiatedVersion(res);
   if (negotiated === undefined) return res;
-  const id = newSessionId();
-  const now = Date.now();
   const info = WithClientInfo.safeParse(init);
-  await openSession(c.env, {
-    id,
-    createdAt: now,
-    lastSeenAt: now,
+  const session = await createSession(c.env, {
+    kind: "mcp",
     ttlSeconds: scope.config.sessionTtlSeconds,
     protocolVersion: negotiated,
     team: c.get("team"),
     ...(info.success ? { client: info.data.params.clientInfo } : {}),
   });
   const out = new Response(res.body, res);
-  out.headers.set("Mcp-Session-Id", id);
+  out.headers.set("Mcp-Session-Id", session.id);
   return out;
 }
 
@@ -104,15 +96,16 @@ async function withNewSession(
  */
 export const mcpRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
-    const scope = await scopeOf(c);
     const body = await (c.get("mcpBody") ?? readJson(c));
     const batch = Array.isArray(body) ? body : undefined;
     if (batch) requireValidBatch(batch);
     const init = !batch && isInitialize(body);
+    let session: SessionRecord | undefined;
     if (!init) {
-      const session = await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
+      session = await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
       if (batch) requireBatchAllowed(session, c.req.header("MCP-Protocol-Version"), batch.length);
     }
+    const scope = await scopeOf(c, session?.id);
 
     const server = createMcpServer(scope);
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });

@@ -22,7 +22,8 @@ export function teamServers(env: GatewayEnv, team: string, record: TeamRecord | 
 }
 
 /** Deployment limits with the team's overrides. */
-export function withTeamLimits(config: Config, record: TeamRecord | null): Config {
+export function withTeamLimits(base: Config, record: TeamRecord | null): Config {
+  const config = record?.pii ? { ...base, pii: record.pii.mode } : base;
   const limits = record?.limits;
   if (!limits) return config;
   return {

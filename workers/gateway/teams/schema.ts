@@ -34,6 +34,11 @@ export const TeamInput = z
       )
       .max(100)
       .optional(),
+    /** PII tokenization for this team's executions (overrides PII_MODE) */
+    pii: z
+      .object({ mode: z.enum(["off", "tokenize"]) })
+      .strict()
+      .optional(),
     limits: z
       .object({
         requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),

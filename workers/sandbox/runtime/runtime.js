@@ -11,7 +11,8 @@ import run from "./agent.js";
 import { configureGuard, guardState, tripTimeout } from "./guard.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
-import { installNetwork, installTools } from "./tools.js";
+import { installSession } from "./session.js";
+import { installNetwork, installTools, unwrap } from "./tools.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -39,6 +40,7 @@ export default class Sandbox extends WorkerEntrypoint {
     started = true;
     const logs = captureConsole(options.maxOutputChars * 2);
     installTools(bridge, options.maxArgChars);
+    installSession(bridge, unwrap);
     installNetwork(options.egress ? bridge : undefined);
     configureGuard(options.timeoutMs, options.maxSteps);
     /** @type {ReturnType<typeof setTimeout> | undefined} */

@@ -13,11 +13,15 @@ const nativeFetch = globalThis.fetch;
  * @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge
  */
 
-/** @param {BridgeResult} res */
-function unwrap(res) {
+/**
+ * A bridge answer's value, or its error thrown (with `path` for workspace errors).
+ * @param {BridgeResult} res
+ */
+export function unwrap(res) {
   if (res.ok) return res.value;
-  const err = new ErrorCtor(res.error.message);
+  const err = /** @type {Error & { path?: string }} */ (new ErrorCtor(res.error.message));
   err.name = res.error.name;
+  if (typeof res.error.path === "string") err.path = res.error.path;
   throw err;
 }
 

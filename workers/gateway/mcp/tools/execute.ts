@@ -4,6 +4,7 @@ import {
   executeInputShape,
   executeResultShape,
 } from "../../../../shared/contract/execute";
+import { HttpError } from "../../http/errors";
 import { inExecutionSlot } from "../../limits/concurrency";
 import { execute, type RequestScope } from "../../operations";
 
@@ -12,6 +13,7 @@ const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; 
 In code:
 - tools.<server>.<tool>(args) or callTool("server.tool", args) calls an upstream MCP tool; resolves to its structured result (or parsed text); throws on error.
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
+- state.get/set/delete/keys (JSON) and workspace.write/read/readBytes/list/delete (files) persist in the session; session.info(), session.history().
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.`;
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
@@ -33,6 +35,17 @@ export function registerExecuteTool(server: McpServer, scope: RequestScope): voi
       outputSchema: executeResultShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (input) => toToolResult(await inExecutionSlot(scope, () => execute(scope, input))),
+    async (input) => {
+      try {
+        return toToolResult(await inExecutionSlot(scope, () => execute(scope, input)));
+      } catch (err) {
+        if (!(err instanceof HttpError && err.code === "session_not_found")) throw err;
+        return toToolResult({
+          logs: [],
+          error: { name: "SessionNotFoundError", message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}` },
+          stats: { durationMs: 0, toolCalls: 0, truncated: false },
+        });
+      }
+    },
   );
 }

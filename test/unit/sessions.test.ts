@@ -1,0 +1,117 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
+import type { GatewayEnv } from "../../workers/gateway/env";
+import { execute } from "../../workers/gateway/operations";
+import { createSession } from "../../workers/gateway/sessions/store";
+import { AUTH, postJson, request, rpc } from "../helpers/app";
+import { bridgeWork, testScope } from "../helpers/scope";
+
+// The gateway side of sessions: which session an execution runs in, what the bridge lets through
+// to the session object, and the REST routes. Storage itself: session-storage.test.ts.
+const gatewayEnv = env as unknown as GatewayEnv;
+
+describe("which session an execution runs in", () => {
+  it("makes a session for an MCP caller without one on first use, and only then", async () => {
+    const scope = { ...testScope(), via: "mcp" as const };
+    const untouched = await execute(scope, { code: "return 1" });
+    expect(untouched.sessionId).toBeUndefined();
+    const used = await execute(scope, { code: "await state.set('a', 1); await state.set('b', 2); return await state.keys()" });
+    expect(used).toMatchObject({ result: ["a", "b"], sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const again = await execute(scope, { code: "return await state.get('a')", sessionId: used.sessionId });
+    expect(again).toMatchObject({ result: 1, sessionId: used.sessionId });
+  });
+
+  it("gives a REST caller without sessionId a NoSessionError for state, workspace and session", async () => {
+    const r = await execute(testScope(), {
+      code: `const out = [];
+for (const f of [() => state.get("k"), () => workspace.list(), () => session.info()]) {
+  try { await f(); } catch (e) { out.push(e.name); }
+}
+return out;`,
+    });
+    expect(r.result).toEqual(["NoSessionError", "NoSessionError", "NoSessionError"]);
+    expect(r.sessionId).toBeUndefined();
+  });
+
+  it("refuses another team's session as not found", async () => {
+    const other = await createSession(gatewayEnv, { kind: "api", team: "someone-else", ttlSeconds: 60 });
+    await expect(execute(testScope(), { code: "return 1", sessionId: other.id })).rejects.toMatchObject({
+      status: 404,
+      code: "session_not_found",
+    });
+  });
+});
+
+describe("session calls through the bridge", () => {
+  const inSession = async (code: string, limits = {}) => {
+    const session = await createSession(gatewayEnv, { kind: "api", team: "default", ttlSeconds: 60 });
+    return execute(testScope(limits), { code, sessionId: session.id });
+  };
+
+  it("counts them against EXEC_MAX_SESSION_CALLS", async () => {
+    const r = await inSession(
+      "const out = []; for (let i = 0; i < 4; i++) { try { await state.set('k' + i, i); out.push('ok'); } catch (e) { out.push(e.name); } } return out;",
+      { maxSessionCalls: 2 },
+    );
+    expect(r.result).toEqual(["ok", "ok", "LimitError", "LimitError"]);
+  });
+
+  it("checks keys, values and paths, in the isolate and again at the gateway", async () => {
+    const r = await inSession(`const out = [];
+const tries = [
+  () => state.set("", 1),
+  () => state.set("k".repeat(513), 1),
+  () => state.set("k", undefined),
+  () => state.set("k", "x".repeat(1_000_001)),
+  () => workspace.write("a/./b", "x"),
+  () => workspace.write("ok.txt", 42),
+];
+for (const t of tries) { try { await t(); out.push("ok"); } catch (e) { out.push(e.name); } }
+return out;`);
+    expect(r.result).toEqual(["TypeError", "TypeError", "TypeError", "QuotaError", "InvalidPathError", "TypeError"]);
+  });
+
+  it("validates every call at the gateway too, whatever the runtime sent", async () => {
+    const scope = testScope();
+    const work = await bridgeWork(scope, new ExecutionLedger(scope.config.limits));
+    const forged = [
+      { op: "nope" },
+      { op: "workspace.write", path: "a", data: "not bytes" },
+      { op: "state.set", key: "k", json: "x".repeat(1_000_001) },
+      { op: "state.get", key: 7 },
+      "state.get",
+    ];
+    for (const call of forged) {
+      expect(await work.session(call)).toMatchObject({ ok: false, error: { name: "TypeError" } });
+    }
+  });
+
+  it("keeps data written as a string and read as bytes consistent (UTF-8)", async () => {
+    const r = await inSession(
+      "await workspace.write('t.txt', 'héllo ✓'); const b = await workspace.readBytes('t.txt'); return [b.length, await workspace.read('t.txt')];",
+    );
+    expect(r.result).toEqual([10, "héllo ✓"]);
+  });
+});
+
+describe("REST sessions", () => {
+  it("POST makes one, GET tells its info, DELETE ends it (then 404)", async () => {
+    const made = await postJson("/v1/sessions", {});
+    expect(made.status).toBe(201);
+    const { sessionId } = (await made.json()) as { sessionId: string };
+    const info = await request(`/v1/sessions/${sessionId}`, { headers: AUTH });
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({ id: sessionId, bytesUsed: 0, files: 0 });
+    const del = await request(`/v1/sessions/${sessionId}`, { method: "DELETE", headers: AUTH });
+    expect(del.status).toBe(204);
+    expect((await request(`/v1/sessions/${sessionId}`, { method: "DELETE", headers: AUTH })).status).toBe(404);
+    expect((await request("/v1/sessions/not-a-session", { headers: AUTH })).status).toBe(404);
+  });
+
+  it("is not accepted as an Mcp-Session-Id (it is a state container, not an MCP session)", async () => {
+    const made = (await (await postJson("/v1/sessions", {})).json()) as { sessionId: string };
+    const res = await rpc("tools/list", {}, { "Mcp-Session-Id": made.sessionId });
+    expect(res.status).toBe(404);
+  });
+});

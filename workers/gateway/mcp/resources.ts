@@ -1,0 +1,92 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import {
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { type FileInfo, type PiiItem, pathProblem, type SessionCall } from "../../../shared/contract/session";
+import type { RequestScope } from "../operations/scope";
+import { tokenizeValues } from "../privacy/tokenize";
+import { callSession, sessionStub } from "../sessions/store";
+import { mimeTypeOf, pathOfUri, resourceContents, workspaceUri } from "./workspace-content";
+
+/** MCP's code for a resource that does not exist (specification, "Resources": error handling). */
+const RESOURCE_NOT_FOUND = -32002;
+const INVALID_PARAMS = -32602;
+const PAGE_SIZE = 200;
+
+/**
+ * The MCP session's workspace files as resources `workspace://<path>` (contract "Sessions"):
+ * listed a page at a time, read as text or base64 blob. Registered on the low-level server
+ * because the SDK's `{path}` template does not match paths with slashes.
+ */
+export function registerWorkspaceResources(server: McpServer, scope: RequestScope): void {
+  const low = server.server;
+  low.registerCapabilities({ resources: {} });
+
+  low.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: "workspace://{path}",
+        name: "workspace",
+        title: "Session workspace files",
+        description: "Files that code wrote with workspace.write() in this session",
+      },
+    ],
+  }));
+
+  low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const offset = cursorOffset(request.params?.cursor);
+    if (!scope.mcpSessionId) return { resources: [] };
+    const files = (await workspaceCall(scope, { op: "workspace.list" })) as FileInfo[];
+    const page = files.slice(offset, offset + PAGE_SIZE);
+    return {
+      resources: page.map((file) => ({
+        uri: workspaceUri(file.path),
+        name: file.path,
+        size: file.size,
+        ...(mimeTypeOf(file.path) ? { mimeType: mimeTypeOf(file.path) } : {}),
+        annotations: { lastModified: new Date(file.modifiedAt).toISOString() },
+      })),
+      ...(offset + PAGE_SIZE < files.length ? { nextCursor: String(offset + PAGE_SIZE) } : {}),
+    };
+  });
+
+  low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const path = pathOfUri(uri);
+    const problem = path === undefined ? "not a workspace:// URI" : pathProblem(path);
+    if (path === undefined || problem !== undefined) {
+      throw new McpError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
+    }
+    if (!scope.mcpSessionId) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
+    const bytes = (await workspaceCall(scope, { op: "workspace.read", path })) as Uint8Array;
+    const contents = resourceContents(uri, path, bytes);
+    if ("text" in contents && scope.config.pii === "tokenize") {
+      const id = scope.mcpSessionId;
+      const [text] = await tokenizeValues([contents.text], async (items: PiiItem[]) => {
+        const tokens = await sessionStub(scope.env, id).tokenize(scope.team, items);
+        if (!tokens) throw new McpError(RESOURCE_NOT_FOUND, "The session has ended");
+        return tokens;
+      });
+      return { contents: [{ ...contents, text: text as string }] };
+    }
+    return { contents: [contents] };
+  });
+}
+
+async function workspaceCall(scope: RequestScope, call: SessionCall): Promise<unknown> {
+  const id = scope.mcpSessionId as string;
+  const answer = await callSession(scope.env, id, scope.team, call, scope.config.sessionQuota);
+  if (answer.ok) return answer.value;
+  const code = answer.error.name === "InvalidPathError" ? INVALID_PARAMS : RESOURCE_NOT_FOUND;
+  throw new McpError(code, answer.error.message);
+}
+
+function cursorOffset(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const n = /^\d{1,7}$/.test(cursor) ? Number(cursor) : Number.NaN;
+  if (!Number.isInteger(n)) throw new McpError(INVALID_PARAMS, "Invalid cursor: pass back a nextCursor unchanged");
+  return n;
+}

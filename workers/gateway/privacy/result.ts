@@ -1,0 +1,32 @@
+import type { ExecuteResult } from "../../../shared/contract/execute";
+import type { PiiItem } from "../../../shared/contract/session";
+import { tokenizeValues } from "./tokenize";
+
+/**
+ * An execution's result with personal data in what reaches the client — the result, the logs and
+ * the error's message and stack — replaced by tokens from `assign` (one call for all of them).
+ */
+export async function tokenizeResult(
+  result: ExecuteResult,
+  assign: (items: PiiItem[]) => Promise<string[]>,
+): Promise<ExecuteResult> {
+  const { error } = result;
+  const [value, logs, message, stack] = await tokenizeValues(
+    [result.result, result.logs, error?.message, error?.stack],
+    assign,
+  );
+  return {
+    ...result,
+    ...(result.result === undefined ? {} : { result: value }),
+    logs: logs as string[],
+    ...(error
+      ? {
+          error: {
+            ...error,
+            message: message as string,
+            ...(error.stack === undefined ? {} : { stack: stack as string }),
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,98 @@
+import type { HistoryEntry, PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
+import type { RequestScope } from "../operations/scope";
+import { EphemeralVault } from "./ephemeral-vault";
+import { callSession, createSession, findSession, sessionNotFound, sessionStub } from "./store";
+
+const NO_SESSION: SessionAnswer = {
+  ok: false,
+  error: {
+    name: "NoSessionError",
+    message:
+      "state, workspace and session need a session: pass sessionId to execute (POST /v1/sessions makes one)",
+  },
+};
+
+/**
+ * The session one execution runs in, if any (contract "Sessions"): the `sessionId` given, else the
+ * request's MCP session, else none — and then, for an MCP caller, one made on first use. Every call
+ * names the team, so the object itself refuses a session that ended or belongs to someone else.
+ */
+export class ExecutionSession {
+  #id: string | undefined;
+  #creating: Promise<string> | undefined;
+  #vault: EphemeralVault | undefined;
+
+  private constructor(
+    private readonly scope: RequestScope,
+    id: string | undefined,
+    private readonly mayCreate: boolean,
+  ) {
+    this.#id = id;
+  }
+
+  /** Resolves the execution's session; an unknown or foreign `requested` id is a 404 HttpError. */
+  static async open(scope: RequestScope, requested: string | undefined): Promise<ExecutionSession> {
+    if (requested !== undefined) {
+      const record = await findSession(scope.env, requested, scope.team);
+      if (!record) throw sessionNotFound();
+      return new ExecutionSession(scope, record.id, false);
+    }
+    if (scope.mcpSessionId) return new ExecutionSession(scope, scope.mcpSessionId, false);
+    return new ExecutionSession(scope, undefined, scope.via === "mcp");
+  }
+
+  /** The session's id once there is one (an implicit session exists only after first use). */
+  get id(): string | undefined {
+    return this.#id;
+  }
+
+  async call(call: SessionCall): Promise<SessionAnswer> {
+    const id = await this.ensure();
+    if (id === undefined) return NO_SESSION;
+    return callSession(this.scope.env, id, this.scope.team, call, this.scope.config.sessionQuota);
+  }
+
+  /** Tokens for detected values: the session's vault, or one that lives only for this execution. */
+  async tokenize(items: PiiItem[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    if (this.#id !== undefined) {
+      const tokens = await sessionStub(this.scope.env, this.#id).tokenize(this.scope.team, items);
+      if (tokens) return tokens;
+    }
+    this.#vault ??= new EphemeralVault();
+    return this.#vault.tokenize(items);
+  }
+
+  /** The values behind `tokens` that this session handed out (unknown tokens are left out). */
+  async restore(tokens: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (tokens.length === 0) return found;
+    const values =
+      this.#id !== undefined
+        ? await sessionStub(this.scope.env, this.#id).restore(this.scope.team, tokens)
+        : (this.#vault?.restore(tokens) ?? null);
+    tokens.forEach((token, i) => {
+      const value = values?.[i];
+      if (typeof value === "string") found.set(token, value);
+    });
+    return found;
+  }
+
+  async record(entry: HistoryEntry): Promise<void> {
+    if (this.#id !== undefined) await sessionStub(this.scope.env, this.#id).recordExecution(this.scope.team, entry);
+  }
+
+  private async ensure(): Promise<string | undefined> {
+    if (this.#id !== undefined) return this.#id;
+    if (!this.mayCreate) return undefined;
+    this.#creating ??= createSession(this.scope.env, {
+      kind: "implicit",
+      team: this.scope.team,
+      ttlSeconds: this.scope.config.sessionTtlSeconds,
+    }).then((record) => {
+      this.#id = record.id;
+      return record.id;
+    });
+    return this.#creating;
+  }
+}
