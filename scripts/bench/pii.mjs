@@ -1,4 +1,4 @@
-// PII tokenization throughput: workers/gateway/privacy/tokenize.ts bundled with esbuild and run in
+// PII tokenization throughput: shared/privacy/tokenize.ts bundled with esbuild and run in
 // Node over a realistic ~1 MB JSON tool result (customer and ticket records with emails, phones,
 // cards, IBANs, IPs, and the dates, ids, amounts and versions that must not be taken for PII).
 // Measures collect + one assign + replace (tokenizeValues): warmup runs, then the median.
@@ -18,7 +18,7 @@ const MB = 1 << 20;
 /** tokenize.ts as an ES module in a temp directory, imported. */
 async function loadTokenize() {
   const bundled = await build({
-    entryPoints: [join(root, "workers/gateway/privacy/tokenize.ts")],
+    entryPoints: [join(root, "shared/privacy/tokenize.ts")],
     bundle: true,
     write: false,
     format: "esm",

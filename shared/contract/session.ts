@@ -26,7 +26,11 @@ const Prefix = z.string().max(SESSION_LIMITS.maxPathChars).optional();
 
 export const SessionCall = z.discriminatedUnion("op", [
   z.object({ op: z.literal("state.get"), key: StateKey }),
-  z.object({ op: z.literal("state.set"), key: StateKey, json: z.string().max(SESSION_LIMITS.maxStateValueChars) }),
+  z.object({
+    op: z.literal("state.set"),
+    key: StateKey,
+    json: z.string().max(SESSION_LIMITS.maxStateValueChars),
+  }),
   z.object({ op: z.literal("state.delete"), key: StateKey }),
   z.object({ op: z.literal("state.keys"), prefix: Prefix }),
   z.object({

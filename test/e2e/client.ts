@@ -54,7 +54,10 @@ export async function restExecute(
 }
 
 /** A team made through the admin API with one API key; returns that key's auth header. */
-export async function teamWithKey(team: string, record: Record<string, unknown>): Promise<Record<string, string>> {
+export async function teamWithKey(
+  team: string,
+  record: Record<string, unknown>,
+): Promise<Record<string, string>> {
   const put = await adminRequest("PUT", `/teams/${team}`, record);
   if (!put.ok) throw new Error(`PUT team ${team}: ${put.status} ${await put.text()}`);
   const made = await adminRequest("POST", `/teams/${team}/keys`, { name: "e2e" });

@@ -76,7 +76,9 @@ return { alone: alone.customers.map((c) => c.id), upstreamGotRealValues: body.in
 
   it("tokenizes REST results too (no session: tokens for this execution only)", async () => {
     const r = await restExecute(
-      { code: `const { customers } = await tools.demo.search_customers({ query: "garcia", limit: 3 }); return customers.map((c) => c.email);` },
+      {
+        code: `const { customers } = await tools.demo.search_customers({ query: "garcia", limit: 3 }); return customers.map((c) => c.email);`,
+      },
       auth,
     );
     expect(JSON.stringify(r.body)).not.toMatch(EMAIL);

@@ -93,7 +93,13 @@ return out;`,
     });
     const { info, history } = r.result as {
       info: { id: string; bytesUsed: number; quotaBytes: number };
-      history: Array<{ at: number; durationMs: number; toolCalls: number; error?: string; resultBytes: number }>;
+      history: Array<{
+        at: number;
+        durationMs: number;
+        toolCalls: number;
+        error?: string;
+        resultBytes: number;
+      }>;
     };
     expect(info.id).toBe(a.transport.sessionId);
     expect(info.bytesUsed).toBeGreaterThan(10 * 1024 * 1024);

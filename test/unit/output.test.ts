@@ -71,3 +71,20 @@ describe("shapeOutput with a result the isolate had to cut", () => {
     });
   });
 });
+
+describe("cuts that would split personal data", () => {
+  it("move back to before the value, so no half email or phone is left for tokenization to miss", () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({ id: i, email: `customer.number${i}@example.com` }));
+    const resultJson = JSON.stringify(rows);
+    for (let budget = 1_000; budget < 1_200; budget += 7) {
+      const shaped = shapeOutput({ resultJson, resultTruncated: false, logs: [], logsDropped: 0 }, budget);
+      const head = String(shaped.result).split("… [result truncated")[0] ?? "";
+      expect(head).not.toMatch(/"email":"[^"]+$/);
+    }
+    const line = `[log] call +44 20 7946 0958 now ${"x".repeat(50)}`;
+    for (let budget = 90; budget < 115; budget++) {
+      const shaped = shapeOutput({ logs: [line], resultTruncated: false, logsDropped: 0 }, budget);
+      expect(shaped.logs[0]).not.toMatch(/\+44[\d ]*$/);
+    }
+  });
+});

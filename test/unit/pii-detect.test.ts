@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PiiKind } from "../../shared/contract/session";
-import { detectPii } from "../../workers/gateway/privacy/detect";
+import { detectPii } from "../../shared/privacy/detect";
 
 /** [kind, text, the one value expected in it] */
 const POSITIVES: [PiiKind, string, string][] = [

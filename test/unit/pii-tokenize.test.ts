@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { PiiItem } from "../../shared/contract/session";
-import { normalizePii } from "../../workers/gateway/privacy/normalize";
-import { findTokens, piiToken, restoreTokens } from "../../workers/gateway/privacy/restore";
-import { collectPii, replacePii, tokenizeValues } from "../../workers/gateway/privacy/tokenize";
+import { normalizePii } from "../../shared/privacy/normalize";
+import { findTokens, piiToken, restoreTokens } from "../../shared/privacy/restore";
+import { collectPii, replacePii, tokenizeValues } from "../../shared/privacy/tokenize";
 
 /** A toy vault: one token per kind and key, numbered per kind from 1. */
 function vault() {

@@ -16,7 +16,9 @@ describe("which session an execution runs in", () => {
     const scope = { ...testScope(), via: "mcp" as const };
     const untouched = await execute(scope, { code: "return 1" });
     expect(untouched.sessionId).toBeUndefined();
-    const used = await execute(scope, { code: "await state.set('a', 1); await state.set('b', 2); return await state.keys()" });
+    const used = await execute(scope, {
+      code: "await state.set('a', 1); await state.set('b', 2); return await state.keys()",
+    });
     expect(used).toMatchObject({ result: ["a", "b"], sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const again = await execute(scope, { code: "return await state.get('a')", sessionId: used.sessionId });
     expect(again).toMatchObject({ result: 1, sessionId: used.sessionId });
@@ -69,7 +71,14 @@ const tries = [
 ];
 for (const t of tries) { try { await t(); out.push("ok"); } catch (e) { out.push(e.name); } }
 return out;`);
-    expect(r.result).toEqual(["TypeError", "TypeError", "TypeError", "QuotaError", "InvalidPathError", "TypeError"]);
+    expect(r.result).toEqual([
+      "TypeError",
+      "TypeError",
+      "TypeError",
+      "QuotaError",
+      "InvalidPathError",
+      "TypeError",
+    ]);
   });
 
   it("validates every call at the gateway too, whatever the runtime sent", async () => {
@@ -105,7 +114,9 @@ describe("REST sessions", () => {
     expect(await info.json()).toMatchObject({ id: sessionId, bytesUsed: 0, files: 0 });
     const del = await request(`/v1/sessions/${sessionId}`, { method: "DELETE", headers: AUTH });
     expect(del.status).toBe(204);
-    expect((await request(`/v1/sessions/${sessionId}`, { method: "DELETE", headers: AUTH })).status).toBe(404);
+    expect((await request(`/v1/sessions/${sessionId}`, { method: "DELETE", headers: AUTH })).status).toBe(
+      404,
+    );
     expect((await request("/v1/sessions/not-a-session", { headers: AUTH })).status).toBe(404);
   });
 

@@ -1,4 +1,5 @@
 import type { IsolateReport } from "../../shared/contract/sandbox";
+import { cutOutsidePii } from "../../shared/privacy/cut";
 
 export interface ShapedOutput {
   result?: unknown;
@@ -29,7 +30,7 @@ export function shapeOutput(outcome: Omit<IsolateReport, "error">, maxChars: num
     else if (logsLength <= half) resultBudget = maxChars - logsLength;
     const logsBudget = maxChars - resultBudget;
     if (resultText.length > resultBudget) {
-      const keep = Math.max(0, resultBudget - MARKER_ROOM);
+      const keep = cutOutsidePii(resultText, Math.max(0, resultBudget - MARKER_ROOM));
       result = `${resultText.slice(0, keep)}… [result truncated: ${resultText.length - keep} of ${resultText.length} characters cut]`;
     }
     logs = cutLogs(outcome.logs, logsBudget);
@@ -56,9 +57,9 @@ function cutLogs(lines: string[], budget: number): string[] {
   for (const [index, line] of lines.entries()) {
     const room = budget - MARKER_ROOM - used;
     if (line.length > room) {
-      if (room > 0) kept.push(line.slice(0, room));
-      const cutChars =
-        line.length - Math.max(0, room) + lines.slice(index + 1).reduce((s, l) => s + l.length, 0);
+      const keep = room > 0 ? cutOutsidePii(line, room) : 0;
+      if (keep > 0) kept.push(line.slice(0, keep));
+      const cutChars = line.length - keep + lines.slice(index + 1).reduce((s, l) => s + l.length, 0);
       kept.push(`[truncated] ${lines.length - index} log lines affected, ${cutChars} characters cut`);
       return kept;
     }

@@ -29,15 +29,18 @@ export function auditExecution(
   const { code, language, timeoutMs } = input;
   const failure = "thrown" in outcome ? errorName(outcome.thrown) : outcome.result.error?.name;
   recordAudit(scope.env, scope.waitUntil, () =>
-    build({ ...scope, sessionId }, {
-      ts: startedAt,
-      kind: "execute",
-      tool: "execute",
-      args: { code, language, timeoutMs },
-      failure,
-      durationMs,
-      result: "result" in outcome ? outcome.result : undefined,
-    }),
+    build(
+      { ...scope, sessionId },
+      {
+        ts: startedAt,
+        kind: "execute",
+        tool: "execute",
+        args: { code, language, timeoutMs },
+        failure,
+        durationMs,
+        result: "result" in outcome ? outcome.result : undefined,
+      },
+    ),
   );
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SessionCall } from "../../../shared/contract/session";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
+import { SessionCall } from "../../../shared/contract/session";
 import type { ExecutionSession } from "../sessions/execution";
 import { ToolCallError } from "./call-tool";
 
@@ -18,7 +18,8 @@ export class SessionCalls {
 
   async run(raw: unknown): Promise<BridgeResult> {
     const parsed = SessionCall.safeParse(raw);
-    if (!parsed.success) throw new ToolCallError("TypeError", `${opOf(raw)}: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new ToolCallError("TypeError", `${opOf(raw)}: ${z.prettifyError(parsed.error)}`);
     const call = parsed.data;
     if (call.op === "workspace.write") this.count(call.data.byteLength, call.op);
     if (call.op === "workspace.read") this.count(0, call.op);

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
 import { log } from "../../../shared/log";
+import { findTokens, restoreTokens } from "../../../shared/privacy/restore";
 import { auditToolCall } from "../audit";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { egressFetch } from "../egress/fetch";
 import type { RequestScope } from "../operations/scope";
-import { findTokens, restoreTokens } from "../privacy/restore";
 import type { ExecutionSession } from "../sessions/execution";
 import { type Upstreams, upstreamsFor } from "../upstreams";
 import { callTool, ToolCallError } from "./call-tool";

@@ -6,8 +6,8 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type FileInfo, type PiiItem, pathProblem, type SessionCall } from "../../../shared/contract/session";
+import { tokenizeValues } from "../../../shared/privacy/tokenize";
 import type { RequestScope } from "../operations/scope";
-import { tokenizeValues } from "../privacy/tokenize";
 import { callSession, sessionStub } from "../sessions/store";
 import { mimeTypeOf, pathOfUri, resourceContents, workspaceUri } from "./workspace-content";
 
@@ -60,7 +60,8 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
     if (path === undefined || problem !== undefined) {
       throw new McpError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
     }
-    if (!scope.mcpSessionId) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
+    if (!scope.mcpSessionId)
+      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
     const bytes = (await workspaceCall(scope, { op: "workspace.read", path })) as Uint8Array;
     const contents = resourceContents(uri, path, bytes);
     if ("text" in contents && scope.config.pii === "tokenize") {
@@ -80,13 +81,14 @@ async function workspaceCall(scope: RequestScope, call: SessionCall): Promise<un
   const id = scope.mcpSessionId as string;
   const answer = await callSession(scope.env, id, scope.team, call, scope.config.sessionQuota);
   if (answer.ok) return answer.value;
-  const code = answer.error.name === "InvalidPathError" ? INVALID_PARAMS : RESOURCE_NOT_FOUND;
-  throw new McpError(code, answer.error.message);
+  if (answer.error.name === "InvalidPathError") throw new McpError(INVALID_PARAMS, answer.error.message);
+  throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${answer.error.message}`);
 }
 
 function cursorOffset(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const n = /^\d{1,7}$/.test(cursor) ? Number(cursor) : Number.NaN;
-  if (!Number.isInteger(n)) throw new McpError(INVALID_PARAMS, "Invalid cursor: pass back a nextCursor unchanged");
+  if (!Number.isInteger(n))
+    throw new McpError(INVALID_PARAMS, "Invalid cursor: pass back a nextCursor unchanged");
   return n;
 }

@@ -46,7 +46,11 @@ export function resourceContents(
   const declared = mimeTypeOf(path);
   const text = declared === undefined || TEXTUAL.test(declared) ? utf8(bytes) : undefined;
   if (text !== undefined) return { uri, mimeType: declared ?? "text/plain", text };
-  return { uri, mimeType: declared ?? "application/octet-stream", blob: Buffer.from(bytes).toString("base64") };
+  return {
+    uri,
+    mimeType: declared ?? "application/octet-stream",
+    blob: Buffer.from(bytes).toString("base64"),
+  };
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true } as TextDecoderConstructorOptions);

@@ -1,7 +1,7 @@
 import type { ExecuteResult } from "../../../shared/contract/execute";
 import { log } from "../../../shared/log";
+import { tokenizeResult } from "../../../shared/privacy/result";
 import { jsonBytes } from "../audit/hash";
-import { tokenizeResult } from "../privacy/result";
 import type { ExecutionSession } from "../sessions/execution";
 import type { RequestScope } from "./scope";
 
@@ -21,7 +21,10 @@ export async function finishInSession(
     try {
       result = await tokenizeResult(ran, (items) => session.tokenize(items));
     } catch (err) {
-      log("error", "PII tokenization failed; result withheld", { requestId: scope.requestId, error: errorText(err) });
+      log("error", "PII tokenization failed; result withheld", {
+        requestId: scope.requestId,
+        error: errorText(err),
+      });
       result = {
         logs: [],
         error: {

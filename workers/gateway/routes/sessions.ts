@@ -21,7 +21,13 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get("/:id", async (c) => {
     const id = c.req.param("id");
     if (!isSessionId(id)) throw sessionNotFound();
-    const answer = await callSession(c.env, id, c.get("team"), { op: "session.info" }, requireConfig(c).sessionQuota);
+    const answer = await callSession(
+      c.env,
+      id,
+      c.get("team"),
+      { op: "session.info" },
+      requireConfig(c).sessionQuota,
+    );
     if (!answer.ok) throw sessionNotFound();
     return c.json(answer.value);
   })

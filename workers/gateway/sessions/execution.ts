@@ -79,7 +79,8 @@ export class ExecutionSession {
   }
 
   async record(entry: HistoryEntry): Promise<void> {
-    if (this.#id !== undefined) await sessionStub(this.scope.env, this.#id).recordExecution(this.scope.team, entry);
+    if (this.#id !== undefined)
+      await sessionStub(this.scope.env, this.#id).recordExecution(this.scope.team, entry);
   }
 
   private async ensure(): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import type { SessionRecord } from "../../../durable-objects/session/record";
-import type { SessionAnswer, SessionCall, SessionQuota } from "../../../shared/contract/session";
 import type { SessionObject } from "../../../durable-objects/session/session-object";
+import type { SessionAnswer, SessionCall, SessionQuota } from "../../../shared/contract/session";
 import type { GatewayEnv } from "../env";
 import { HttpError, RPC } from "../http/errors";
 

@@ -59,7 +59,10 @@ function toBytes(data) {
  * @param {string} unit
  */
 function tooLarge(size, unit) {
-  return fail("QuotaError", `workspace.write: the file is ${size} ${unit}; a file may hold at most ${MAX_FILE_BYTES} bytes`);
+  return fail(
+    "QuotaError",
+    `workspace.write: the file is ${size} ${unit}; a file may hold at most ${MAX_FILE_BYTES} bytes`,
+  );
 }
 
 /**
@@ -73,7 +76,8 @@ export function installSession(bridge, unwrap) {
     return unwrap(await bridge.session(call));
   };
   /** @param {unknown} prefix */
-  const optionalPrefix = (prefix) => (prefix === undefined || prefix === null ? {} : { prefix: String(prefix) });
+  const optionalPrefix = (prefix) =>
+    prefix === undefined || prefix === null ? {} : { prefix: String(prefix) };
 
   const state = {
     get: async (/** @type {unknown} */ key) => {
@@ -86,11 +90,21 @@ export function installSession(bridge, unwrap) {
       try {
         json = stringify(value);
       } catch (err) {
-        throw fail("TypeError", `state.set: the value is not JSON-serializable (${err instanceof ErrorCtor ? clip(err.message, 300) : "?"})`);
+        throw fail(
+          "TypeError",
+          `state.set: the value is not JSON-serializable (${err instanceof ErrorCtor ? clip(err.message, 300) : "?"})`,
+        );
       }
-      if (typeof json !== "string") throw fail("TypeError", "state.set: the value is undefined or not JSON (use state.delete to remove a key)");
+      if (typeof json !== "string")
+        throw fail(
+          "TypeError",
+          "state.set: the value is undefined or not JSON (use state.delete to remove a key)",
+        );
       if (json.length > MAX_VALUE_CHARS) {
-        throw fail("QuotaError", `state.set: the value is ${json.length} characters of JSON; at most ${MAX_VALUE_CHARS} are kept per key`);
+        throw fail(
+          "QuotaError",
+          `state.set: the value is ${json.length} characters of JSON; at most ${MAX_VALUE_CHARS} are kept per key`,
+        );
       }
       await send({ op: "state.set", key: checked, json });
     },
@@ -101,7 +115,8 @@ export function installSession(bridge, unwrap) {
   const workspace = {
     write: async (/** @type {unknown} */ path, /** @type {unknown} */ data) =>
       send({ op: "workspace.write", path: String(path), data: toBytes(data) }),
-    read: async (/** @type {unknown} */ path) => decode(/** @type {Uint8Array} */ (await send({ op: "workspace.read", path: String(path) }))),
+    read: async (/** @type {unknown} */ path) =>
+      decode(/** @type {Uint8Array} */ (await send({ op: "workspace.read", path: String(path) }))),
     readBytes: async (/** @type {unknown} */ path) => send({ op: "workspace.read", path: String(path) }),
     list: async (/** @type {unknown} */ prefix) => send({ op: "workspace.list", ...optionalPrefix(prefix) }),
     delete: async (/** @type {unknown} */ path) => send({ op: "workspace.delete", path: String(path) }),

@@ -42,7 +42,10 @@ export function registerExecuteTool(server: McpServer, scope: RequestScope): voi
         if (!(err instanceof HttpError && err.code === "session_not_found")) throw err;
         return toToolResult({
           logs: [],
-          error: { name: "SessionNotFoundError", message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}` },
+          error: {
+            name: "SessionNotFoundError",
+            message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
+          },
           stats: { durationMs: 0, toolCalls: 0, truncated: false },
         });
       }

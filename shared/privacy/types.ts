@@ -1,4 +1,4 @@
-import type { PiiKind } from "../../../shared/contract/session";
+import type { PiiKind } from "../contract/session";
 
 /** One detected value: `text.slice(start, end) === value`. */
 export interface PiiMatch {

@@ -1,4 +1,4 @@
-import type { PiiItem } from "../../../shared/contract/session";
+import type { PiiItem } from "../contract/session";
 import { detectPii } from "./detect";
 import { normalizePii } from "./normalize";
 import type { PiiMatch } from "./types";

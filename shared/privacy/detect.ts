@@ -1,4 +1,4 @@
-import type { PiiKind } from "../../../shared/contract/session";
+import type { PiiKind } from "../contract/session";
 import { findCards } from "./detectors/card";
 import { findEmails } from "./detectors/email";
 import { findIbans } from "./detectors/iban";

@@ -1,4 +1,4 @@
-import type { PiiKind } from "../../../shared/contract/session";
+import type { PiiKind } from "../contract/session";
 import { forEachString, mapStrings } from "./walk";
 
 /** A token as the vault hands it out: `[EMAIL_1]`. Numbers start at 1. */

@@ -1,5 +1,5 @@
-import type { ExecuteResult } from "../../../shared/contract/execute";
-import type { PiiItem } from "../../../shared/contract/session";
+import type { ExecuteResult } from "../contract/execute";
+import type { PiiItem } from "../contract/session";
 import { tokenizeValues } from "./tokenize";
 
 /**

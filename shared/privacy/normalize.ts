@@ -1,4 +1,4 @@
-import type { PiiKind } from "../../../shared/contract/session";
+import type { PiiKind } from "../contract/session";
 import { formatIPv6, parseIPv6 } from "./ip-parse";
 
 /**
