@@ -7,7 +7,8 @@
 // (a child process), and the bench then prints, from scripts/bench/*.mjs:
 //   1. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
 //   2. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
-//   3. the overhead of an in-code tool call over calling the upstream directly.
+//   3. the overhead of an in-code tool call over calling the upstream directly;
+//   4. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 2.
 // Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays),
 // BENCH_TOOL_CALLS (100: calls per series in section 3).
@@ -19,6 +20,7 @@ import { runDefinitions } from "./bench/definitions.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
+import { runPrivacy } from "./bench/privacy.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { summarize } from "./bench/stats.mjs";
@@ -35,6 +37,7 @@ const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
 const API_KEY = `bench-${randomUUID()}`;
+const ADMIN_TOKEN = `bench-admin-${randomUUID()}`;
 const GATEWAY_CODE = "return 1 + 1";
 const CODEMODE_CODE = "async () => { return 1 + 1 }";
 // Section 2's direct-calling baseline hands whole tool results back through execute; a page of 100
@@ -150,6 +153,7 @@ async function main() {
   );
   const stack = await startStack({
     apiKey: API_KEY,
+    adminToken: ADMIN_TOKEN,
     vars: GATEWAY_VARS,
     track: (stop) => {
       stopStack = stop;
@@ -176,6 +180,7 @@ async function main() {
     const { tier1Tokens, demo } = await runDefinitions({ gw, session, everythingClient });
     await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
     await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
+    await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
   } finally {
     await everythingClient.close().catch(() => {});
   }

@@ -15,7 +15,7 @@ const SEARCH = { query: "list tickets by status, get customer email", server: "d
 const NEEDED = ["demo.list_tickets", "demo.get_customer"];
 
 // What the agent writes in (ii). Ties break by customer id, as in rank() below.
-const CODE = `const counts = new Map<string, number>();
+export const CODE = `const counts = new Map<string, number>();
 let cursor: string | undefined;
 do {
   const page = await tools.demo.list_tickets({ status: "open", limit: 100, ...(cursor ? { cursor } : {}) });

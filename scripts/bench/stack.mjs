@@ -16,9 +16,9 @@ import { startEverything } from "./everything.mjs";
  * Starts the whole stack. Calls `track(stop)` at once: stop() made during startup lets the step under
  * way finish, starts nothing more, and ends what is up. Resolves to { wrangler, everything, base,
  * upstreams, stop }; on failure everything started is stopped before the error is thrown.
- * @param {{ apiKey: string, vars?: Record<string, string | undefined>, track: (stop: () => Promise<void>) => void }} options
+ * @param {{ apiKey: string, adminToken?: string, vars?: Record<string, string | undefined>, track: (stop: () => Promise<void>) => void }} options
  */
-export async function startStack({ apiKey, vars = {}, track }) {
+export async function startStack({ apiKey, adminToken, vars = {}, track }) {
   const parts = { everything: undefined, wrangler: undefined, configDir: undefined };
   let stopRequested = false;
   const checkpoint = () => {
@@ -47,7 +47,7 @@ export async function startStack({ apiKey, vars = {}, track }) {
     checkpoint();
     // DEV_API_KEY as a process-env secret reaches every worker that has no .dev.vars of its own; the
     // child gets a minimal environment so nothing else leaks in.
-    const env = { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", DEV_API_KEY: apiKey };
+    const env = { CLOUDFLARE_INCLUDE_PROCESS_ENV: "true", DEV_API_KEY: apiKey, ADMIN_TOKEN: adminToken };
     for (const key of Object.keys(process.env)) {
       if (!["PATH", "HOME", "TMPDIR", "XDG_CONFIG_HOME"].includes(key)) env[key] = undefined;
     }
