@@ -28,7 +28,8 @@ async function timedExecute(base, headers, code) {
   });
   const out = await res.json();
   const ms = performance.now() - t0;
-  if (!res.ok || out.error) throw new Error(`execute failed: ${res.status} ${JSON.stringify(out).slice(0, 400)}`);
+  if (!res.ok || out.error)
+    throw new Error(`execute failed: ${res.status} ${JSON.stringify(out).slice(0, 400)}`);
   return { ms, result: out.result };
 }
 
@@ -56,8 +57,11 @@ export async function runPrivacy({ base, apiKey, adminToken }) {
   } finally {
     await admin(base, adminToken, "DELETE", `/teams/${TEAM}`);
   }
-  const tokenized = answers.on.every((row, i) => /^\[EMAIL_\d+\]$/.test(row.email) && row.id === answers.off[i].id);
-  if (!tokenized) throw new Error(`PII team's answer is not the same rows with tokens: ${JSON.stringify(answers.on)}`);
+  const tokenized = answers.on.every(
+    (row, i) => /^\[EMAIL_\d+\]$/.test(row.email) && row.id === answers.off[i].id,
+  );
+  if (!tokenized)
+    throw new Error(`PII team's answer is not the same rows with tokens: ${JSON.stringify(answers.on)}`);
   const p50 = { off: percentile(times.off, 50), on: percentile(times.on, 50) };
   console.log(`the demo task (section 2's execute, ${RUNS} runs each, alternating, REST):`);
   console.log(
