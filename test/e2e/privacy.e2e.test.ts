@@ -64,6 +64,15 @@ return { alone: alone.customers.map((c) => c.id), upstreamGotRealValues: body.in
     expect(r.result).toEqual({ alone: [first.id], upstreamGotRealValues: true, unknown: 0 });
   });
 
+  it("tokenizes text workspace files read as resources", async () => {
+    await execute(mcp.client, {
+      code: `const { customer } = await tools.demo.get_customer({ id: ${JSON.stringify(first.id)} });
+await workspace.write("contacts.csv", "id,email\\n" + customer.id + "," + customer.email);`,
+    });
+    const read = await mcp.client.readResource({ uri: "workspace://contacts.csv" });
+    expect(read.contents[0]).toMatchObject({ text: `id,email\n${first.id},${first.email}` });
+  });
+
   it("never writes the raw values into the audit log", async () => {
     const res = await fetch(`${gatewayUrl()}/v1/audit?limit=50`, {
       headers: auth,

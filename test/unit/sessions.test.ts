@@ -126,3 +126,31 @@ describe("REST sessions", () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe("PII tokens in a session", () => {
+  it("tokenizes the result and puts the real value back in a later tool call's arguments", async () => {
+    const session = await createSession(gatewayEnv, { kind: "api", team: "default", ttlSeconds: 60 });
+    const base = testScope();
+    const scope = { ...base, config: { ...base.config, pii: "tokenize" as const } };
+    const first = await execute(scope, {
+      sessionId: session.id,
+      code: `const { customers } = await tools.demo.search_customers({ query: "garcia", limit: 1 });
+console.log(customers[0].email);
+return { id: customers[0].id, email: customers[0].email, seen: customers[0].email.includes("@") };`,
+    });
+    const row = first.result as { id: string; email: string; seen: boolean };
+    expect(row).toMatchObject({ email: "[EMAIL_1]", seen: true });
+    expect(first.logs).toEqual(["[log] [EMAIL_1]"]);
+    const second = await execute(scope, {
+      sessionId: session.id,
+      code: `const found = await tools.demo.search_customers({ query: "[EMAIL_1]" });
+return found.customers.map((c) => c.id);`,
+    });
+    expect(second.result).toEqual([row.id]);
+    // without the session, the token means nothing: it reaches the upstream as it is
+    const elsewhere = await execute(scope, {
+      code: `return (await tools.demo.search_customers({ query: "[EMAIL_1]" })).total;`,
+    });
+    expect(elsewhere.result).toBe(0);
+  });
+});
