@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ExecutionError } from "./execute";
+import { MAX_SKILLS_PER_EXECUTION, SKILL_NAME } from "./skills";
 
 /**
  * What crosses the sandbox boundary, as zod schemas: the one source of the shapes on both sides.
@@ -22,6 +23,8 @@ export const IsolateOptions = z.object({
   maxArgChars: z.number().int().positive(),
   /** whether fetch() goes to the gateway's egress policy (else the isolate has no network) */
   egress: z.boolean(),
+  /** skills the code names that the team does not have (calling one throws UnknownSkillError) */
+  missingSkills: z.array(z.string().max(64)).max(MAX_SKILLS_PER_EXECUTION).default([]),
 });
 export type IsolateOptions = z.infer<typeof IsolateOptions>;
 
@@ -48,12 +51,21 @@ export const IsolateReport = z.object({
 });
 export type IsolateReport = z.infer<typeof IsolateReport>;
 
+/** A skill the execution's code names, loaded into its isolate as a module. */
+export const LoadedSkill = z.object({
+  name: z.string().regex(SKILL_NAME),
+  version: z.number().int().positive(),
+  code: z.string().max(1_000_000),
+});
+export type LoadedSkill = z.infer<typeof LoadedSkill>;
+
 /** Gateway → sandbox host: one execution. */
 export const SandboxRequest = z.object({
   code: z.string().max(5_000_000),
   language: z.enum(["typescript", "javascript"]),
   cpuMs: z.number().int().positive(),
   isolate: IsolateOptions,
+  skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
 });
 export type SandboxRequest = z.infer<typeof SandboxRequest>;
 
@@ -81,6 +93,8 @@ export interface SandboxBridgeApi {
   searchTools(optionsJson: unknown): Promise<BridgeResult>;
   getToolDefinition(qualifiedName: unknown): Promise<BridgeResult>;
   fetch(request: unknown): Promise<Response>;
+  /** `skills.<op>()`: "call" (arguments checked against the skill's inputSchema), save, list, get, delete */
+  skills(op: unknown, payloadJson: unknown): Promise<BridgeResult>;
   /** one `state` / `workspace` / `session` call (a SessionCall, shared/contract/session.ts) */
   session(call: unknown): Promise<BridgeResult>;
 }

@@ -18,6 +18,9 @@ export class EchoBridge extends RpcTarget implements SandboxBridgeApi {
   async fetch(): Promise<Response> {
     return new Response("echo");
   }
+  async skills(op: unknown, payloadJson: unknown): Promise<BridgeResult> {
+    return { ok: true, value: { skills: op, payload: JSON.parse(String(payloadJson)) } };
+  }
   async session(call: unknown): Promise<BridgeResult> {
     return { ok: true, value: { session: call } };
   }

@@ -11,6 +11,7 @@ import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
 import { sessionRoutes } from "./routes/sessions";
+import { skillRoutes } from "./routes/skills";
 import { toolRoutes } from "./routes/tools";
 
 /** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
@@ -28,6 +29,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/v1/sessions", sessionRoutes);
   app.route("/v1/tools", toolRoutes);
   app.route("/v1/audit", auditRoutes);
+  app.route("/v1/skills", skillRoutes);
   app.route("/admin", adminRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(

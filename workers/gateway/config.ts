@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   EXEC_MAX_ARG_CHARS: intVar(2_000_000, 1_000, 30_000_000),
   RATE_LIMIT_PER_MINUTE: intVar(600, 1, 1_000_000),
   EXEC_MAX_CONCURRENT: intVar(20, 1, 10_000),
+  SKILL_MAX_CODE_CHARS: intVar(100_000, 100, 1_000_000),
+  SKILL_MAX_PER_TEAM: intVar(500, 1, 100_000),
   LOG_LEVEL: z.preprocess(
     (raw) => (raw === "" ? undefined : raw),
     z
@@ -79,6 +81,8 @@ export interface Config {
   logLevel: LogLevel;
   /** requests per minute per API key, and executions at once per team */
   rateLimit: { perMinute: number; maxConcurrent: number };
+  /** characters of one skill's code (SKILL_MAX_CODE_CHARS), skills per team (SKILL_MAX_PER_TEAM) */
+  skills: { maxCodeChars: number; maxSkills: number };
   upstreams: {
     cacheTtlSeconds: number;
     /** connect + tools/list, per upstream */
@@ -131,6 +135,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,
             rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, maxConcurrent: v.EXEC_MAX_CONCURRENT },
+            skills: { maxCodeChars: v.SKILL_MAX_CODE_CHARS, maxSkills: v.SKILL_MAX_PER_TEAM },
             upstreams: {
               cacheTtlSeconds: v.SCHEMA_CACHE_TTL_SECONDS,
               timeoutMs: v.UPSTREAM_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { createApp } from "./app";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
 export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { SessionObject } from "../../durable-objects/session/session-object";
+export { SkillIndex } from "../../durable-objects/skills/skill-index";
 
 const app = createApp();
 

@@ -1,5 +1,6 @@
 import type { ExecuteInput, ExecuteResult, ExecutionError } from "../../shared/contract/execute";
 import {
+  type LoadedSkill,
   type SandboxBridgeApi,
   type SandboxHostApi,
   SandboxOutcome,
@@ -36,6 +37,8 @@ export interface ExecutorDeps {
   ledger?: CallLedger;
   /** fetch() goes to the bridge (the team's egress hosts) instead of failing */
   egress?: boolean;
+  /** the skills the code names: loaded into the isolate, or missing from the team's store */
+  skills?: { loaded: LoadedSkill[]; missing: string[] };
 }
 
 /** The sandbox host run in the caller's own isolate: what a deployed gateway does by default. */
@@ -187,6 +190,8 @@ function prepare(deps: ExecutorDeps, input: ExecuteInput): SandboxRequest | { er
       maxOutputChars: limits.maxOutputChars,
       maxArgChars: limits.maxArgChars,
       egress: deps.egress ?? false,
+      missingSkills: deps.skills?.missing ?? [],
     },
+    skills: deps.skills?.loaded ?? [],
   };
 }

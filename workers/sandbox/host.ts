@@ -9,6 +9,7 @@ import {
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { RUNTIME_MODULES } from "./generated";
 import { shapeOutput } from "./output";
+import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
 
 export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
@@ -32,7 +33,10 @@ export async function runSandbox(
   try {
     const compiled = compileAgentCode(request.code, request.language);
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
-    const report = await runIsolate(loader, compiled.module, request, bridge);
+    const skills = skillModules(request.skills);
+    if (!skills.ok) return { logs: [], error: skills.error, truncated: false };
+    const modules = { ...RUNTIME_MODULES, ...skills.modules, [AGENT_MODULE]: compiled.module };
+    const report = await runIsolate(loader, modules, request, bridge);
     const shaped = shapeOutput(report, request.isolate.maxOutputChars);
     return report.error ? { ...shaped, error: locate(report.error) } : shaped;
   } catch (err) {
@@ -42,14 +46,14 @@ export async function runSandbox(
 
 async function runIsolate(
   loader: WorkerLoader,
-  agentModule: string,
+  modules: Record<string, string>,
   request: SandboxRequest,
   bridge: SandboxBridgeApi | undefined,
 ): Promise<IsolateReport> {
   const worker = loader.load({
     compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
     mainModule: "runtime.js",
-    modules: { ...RUNTIME_MODULES, [AGENT_MODULE]: agentModule },
+    modules,
     env: {},
     globalOutbound: null,
     limits: { cpuMs: request.cpuMs },

@@ -4,7 +4,7 @@ import type { BridgeWork } from "./work";
 
 /**
  * The one object a sandbox holds: handed to the isolate's `run()` as an RPC argument, so no binding
- * or props exist that another Worker could forge, and it ends with the execution. Only these five
+ * or props exist that another Worker could forge, and it ends with the execution. Only these six
  * methods are reachable over RPC; the state behind them lives in a `#private` field.
  */
 export class SandboxBridge extends RpcTarget implements SandboxBridgeApi {
@@ -29,6 +29,10 @@ export class SandboxBridge extends RpcTarget implements SandboxBridgeApi {
 
   fetch(request: unknown): Promise<Response> {
     return this.#work.fetch(request);
+  }
+
+  skills(op: unknown, payloadJson: unknown): Promise<BridgeResult> {
+    return this.#work.skills(op, payloadJson);
   }
 
   session(call: unknown): Promise<BridgeResult> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
+import type { SkillRecord } from "../../../shared/contract/skills";
 import { log } from "../../../shared/log";
 import { findTokens, restoreTokens } from "../../../shared/privacy/restore";
 import { auditToolCall } from "../audit";
@@ -7,11 +8,13 @@ import { searchTools, toolDefinition } from "../discovery/service";
 import { egressFetch } from "../egress/fetch";
 import type { RequestScope } from "../operations/scope";
 import type { ExecutionSession } from "../sessions/execution";
-import { type Upstreams, upstreamsFor } from "../upstreams";
+import { withSkills } from "../skills/discovery";
+import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
 import { callTool, ToolCallError } from "./call-tool";
 import { SearchInput } from "./discovery-io";
 import type { ExecutionLedger } from "./ledger";
 import { SessionCalls } from "./session-calls";
+import { SkillCalls } from "./skill-calls";
 
 const ToolName = z.string().min(1).max(300);
 const MAX_SEARCH_JSON = 10_000;
@@ -24,17 +27,19 @@ const MAX_SEARCH_JSON = 10_000;
 export class BridgeWork {
   #upstreams: Promise<Upstreams> | undefined;
   readonly #sessionCalls: SessionCalls;
+  readonly #skillCalls: SkillCalls;
   private readonly egressHosts: string[];
   private readonly inSession: ExecutionSession;
 
   constructor(
     private readonly scope: RequestScope,
     private readonly ledger: ExecutionLedger,
-    options: { egressHosts: string[]; session: ExecutionSession },
+    options: { egressHosts: string[]; session: ExecutionSession; skills?: ReadonlyMap<string, SkillRecord> },
   ) {
     this.egressHosts = options.egressHosts;
     this.inSession = options.session;
     this.#sessionCalls = new SessionCalls(options.session);
+    this.#skillCalls = new SkillCalls(scope, options.skills ?? new Map());
   }
 
   async callTool(name: unknown, argsJson: unknown): Promise<BridgeResult> {
@@ -45,6 +50,9 @@ export class BridgeWork {
     const outcome = await this.answer(async () => {
       const toolName = nameOf(name, "callTool(name, args)");
       this.ledger.take("toolCalls", toolName);
+      if (toolName.startsWith("skills.")) {
+        throw new ToolCallError("TypeError", `${toolName}: call skills as skills.<name>(args)`);
+      }
       counted = true;
       args = parseArgs(toolName, argsJson, this.scope.config.limits.maxArgChars);
       const upstreams = await this.upstreams();
@@ -78,7 +86,7 @@ export class BridgeWork {
       const parsed = SearchInput.safeParse(parseJson(optionsJson));
       if (!parsed.success)
         throw new ToolCallError("TypeError", `searchTools: ${z.prettifyError(parsed.error)}`);
-      return searchTools(await (await this.upstreams()).catalog(), parsed.data);
+      return searchTools(await this.discoveryCatalog(), parsed.data);
     });
   }
 
@@ -86,8 +94,33 @@ export class BridgeWork {
     return this.answer(async () => {
       this.ledger.take("discoveryCalls", "getToolDefinition");
       const toolName = nameOf(name, "getToolDefinition(name)");
-      return toolDefinition(await (await this.upstreams()).catalog(), toolName);
+      return toolDefinition(await this.discoveryCatalog(), toolName);
     });
+  }
+
+  /** `skills.*`: each counts as a tool call; a skill call is audited under `skills.<name>`. */
+  async skills(op: unknown, payloadJson: unknown): Promise<BridgeResult> {
+    const startedAt = Date.now();
+    const what = typeof op === "string" ? op.slice(0, 40) : "?";
+    let payload: unknown;
+    const outcome = await this.answer(async () => {
+      this.ledger.take("toolCalls", `skills.${what}`);
+      payload = parseArgs(`skills.${what}`, payloadJson, this.scope.config.limits.maxArgChars);
+      return this.#skillCalls.run(what, payload);
+    });
+    if (what === "call") {
+      const name = (payload as { name?: unknown } | undefined)?.name;
+      const label = `skills.${typeof name === "string" ? name.slice(0, 64) : "?"}`;
+      this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
+      const args = (payload as { args?: unknown } | undefined)?.args;
+      auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
+        name: label,
+        args,
+        startedAt,
+        outcome,
+      });
+    }
+    return outcome;
   }
 
   session(call: unknown): Promise<BridgeResult> {
@@ -115,6 +148,10 @@ export class BridgeWork {
     const tokens = findTokens(args);
     if (tokens.length === 0) return args;
     return restoreTokens(args, await this.inSession.restore(tokens));
+  }
+
+  private async discoveryCatalog(): Promise<Catalog> {
+    return withSkills(await (await this.upstreams()).catalog(), this.scope);
   }
 
   private upstreams(): Promise<Upstreams> {

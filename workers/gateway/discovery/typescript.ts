@@ -1,4 +1,5 @@
 import { type CatalogTool, type JsonSchema, jsIdentifier } from "../../../shared/contract/tools";
+import { SKILLS_SERVER } from "../skills/catalog";
 import { docComment } from "./doc-comment";
 import { convertSchema, type TsOptions } from "./schema-ts";
 import { clip, isDeclarableName, isRecord, member, propertyKey } from "./ts-syntax";
@@ -21,8 +22,11 @@ export function schemaToTs(schema: JsonSchema, indent = "", options: Partial<TsO
 
 /** `tools.demo.list_tickets`, or `tools["my-server"].list_tickets` for a server name that is not an identifier. */
 export function toolPath(tool: CatalogTool): string {
+  if (tool.server === SKILLS_SERVER) return member(SKILLS_SERVER, tool.name);
   return member(member("tools", tool.server), jsIdentifier(tool.name));
 }
+
+const RETURNS_SKILL = "Resolves to what the skill's code returns (a saved skill of this team).";
 
 /** Arguments may be left out when the input schema requires nothing. */
 function argsOptional(schema: JsonSchema): boolean {
@@ -54,9 +58,11 @@ function headerLines(tool: CatalogTool, truncated: boolean): string[] {
   lines.push(`  or: await callTool(${JSON.stringify(tool.qualifiedName)}, args)`);
   if (fn !== tool.name)
     lines.push(`(MCP tool ${JSON.stringify(tool.name)} on server ${JSON.stringify(tool.server)})`);
-  lines.push(
-    tool.outputSchema ? "Resolves to the tool's structuredContent, typed below." : RETURNS_UNWRAPPED,
-  );
+  if (tool.server === SKILLS_SERVER) lines.push(RETURNS_SKILL);
+  else
+    lines.push(
+      tool.outputSchema ? "Resolves to the tool's structuredContent, typed below." : RETURNS_UNWRAPPED,
+    );
   const hints = hintsLine(tool.annotations);
   if (hints) lines.push(hints);
   if (truncated)
@@ -80,6 +86,9 @@ export function toolDeclaration(tool: CatalogTool): string {
     : { text: "unknown", truncated: false };
   const doc = docComment(headerLines(tool, input.truncated || output.truncated).join("\n"), "").join("\n");
   const params = `args${argsOptional(tool.inputSchema) ? "?" : ""}: ${input.text}`;
+  if (tool.server === SKILLS_SERVER) {
+    return `${doc}\ndeclare namespace ${SKILLS_SERVER} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
+  }
   if (!nested) {
     return `${doc}\ndeclare namespace tools.${tool.server} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
   }

@@ -9,6 +9,7 @@ import { type FileInfo, type PiiItem, pathProblem, type SessionCall } from "../.
 import { tokenizeValues } from "../../../shared/privacy/tokenize";
 import type { RequestScope } from "../operations/scope";
 import { callSession, sessionStub } from "../sessions/store";
+import { readSkill, skillResources } from "./skill-resources";
 import { mimeTypeOf, pathOfUri, resourceContents, workspaceUri } from "./workspace-content";
 
 /** MCP's code for a resource that does not exist (specification, "Resources": error handling). */
@@ -17,9 +18,10 @@ const INVALID_PARAMS = -32602;
 const PAGE_SIZE = 200;
 
 /**
- * The MCP session's workspace files as resources `workspace://<path>` (contract "Sessions"):
- * listed a page at a time, read as text or base64 blob. Registered on the low-level server
- * because the SDK's `{path}` template does not match paths with slashes.
+ * The team's skills as `skill://<name>` (SKILL.md) and the MCP session's workspace files as
+ * `workspace://<path>` (contract "Sessions", "Skills"): listed a page at a time, files read as text
+ * or base64 blob. Registered on the low-level server because the SDK's `{path}` template does not
+ * match paths with slashes.
  */
 export function registerWorkspaceResources(server: McpServer, scope: RequestScope): void {
   const low = server.server;
@@ -27,6 +29,13 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
 
   low.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
+      {
+        uriTemplate: "skill://{name}",
+        name: "skill",
+        title: "Saved skills",
+        description: "A skill of this team as SKILL.md (front matter, then its code)",
+        mimeType: "text/markdown",
+      },
       {
         uriTemplate: "workspace://{path}",
         name: "workspace",
@@ -38,23 +47,19 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
 
   low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     const offset = cursorOffset(request.params?.cursor);
-    if (!scope.mcpSessionId) return { resources: [] };
-    const files = (await workspaceCall(scope, { op: "workspace.list" })) as FileInfo[];
-    const page = files.slice(offset, offset + PAGE_SIZE);
+    const files = scope.mcpSessionId
+      ? ((await workspaceCall(scope, { op: "workspace.list" })) as FileInfo[])
+      : [];
+    const all = [...(await skillResources(scope)), ...files.map(fileResource)];
     return {
-      resources: page.map((file) => ({
-        uri: workspaceUri(file.path),
-        name: file.path,
-        size: file.size,
-        ...(mimeTypeOf(file.path) ? { mimeType: mimeTypeOf(file.path) } : {}),
-        annotations: { lastModified: new Date(file.modifiedAt).toISOString() },
-      })),
-      ...(offset + PAGE_SIZE < files.length ? { nextCursor: String(offset + PAGE_SIZE) } : {}),
+      resources: all.slice(offset, offset + PAGE_SIZE),
+      ...(offset + PAGE_SIZE < all.length ? { nextCursor: String(offset + PAGE_SIZE) } : {}),
     };
   });
 
   low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    if (uri.startsWith("skill://")) return { contents: [await readSkill(scope, uri)] };
     const path = pathOfUri(uri);
     const problem = path === undefined ? "not a workspace:// URI" : pathProblem(path);
     if (path === undefined || problem !== undefined) {
@@ -75,6 +80,16 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
     }
     return { contents: [contents] };
   });
+}
+
+function fileResource(file: FileInfo) {
+  return {
+    uri: workspaceUri(file.path),
+    name: file.path,
+    size: file.size,
+    ...(mimeTypeOf(file.path) ? { mimeType: mimeTypeOf(file.path) } : {}),
+    annotations: { lastModified: new Date(file.modifiedAt).toISOString() },
+  };
 }
 
 async function workspaceCall(scope: RequestScope, call: SessionCall): Promise<unknown> {

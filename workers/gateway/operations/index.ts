@@ -8,6 +8,8 @@ import { SandboxBridge } from "../bridge/sandbox-bridge";
 import { BridgeWork } from "../bridge/work";
 import { type SearchResult, searchTools, type ToolDefinition, toolDefinition } from "../discovery/service";
 import { ExecutionSession } from "../sessions/execution";
+import { withSkills } from "../skills/discovery";
+import { skillsForExecution } from "../skills/resolve";
 import { loadTeam } from "../teams/resolve";
 import { upstreamsFor } from "../upstreams";
 import { finishInSession } from "./finish";
@@ -29,13 +31,16 @@ export async function execute(scope: RequestScope, input: ExecuteInput): Promise
     const team = await loadTeam(scope.env, scope.team);
     const egress = team?.egress ?? [];
     const ledger = new ExecutionLedger(scope.config.limits);
+    const skills = await skillsForExecution(scope, input.code);
+    const work = new BridgeWork(scope, ledger, { egressHosts: egress, session, skills: skills.records });
     const ran = await executeCode(
       {
         host: sandboxHost(scope.env),
         limits: scope.config.limits,
-        bridge: new SandboxBridge(new BridgeWork(scope, ledger, { egressHosts: egress, session })),
+        bridge: new SandboxBridge(work),
         ledger,
         egress: egress.length > 0,
+        skills,
       },
       input,
     );
@@ -51,13 +56,13 @@ export async function execute(scope: RequestScope, input: ExecuteInput): Promise
 /** `search_tools` (MCP tool and GET /v1/tools). */
 export async function search(scope: RequestScope, input: SearchInput): Promise<SearchResult> {
   const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil, scope.team);
-  return searchTools(await upstreams.catalog(), input);
+  return searchTools(await withSkills(await upstreams.catalog(), scope), input);
 }
 
 /** `get_tool_definition` (MCP tool and GET /v1/tools/{name}); unknown names → DefinitionError. */
 export async function definition(scope: RequestScope, name: string): Promise<ToolDefinition> {
   const upstreams = await upstreamsFor(scope.env, scope.config, scope.waitUntil, scope.team);
-  return toolDefinition(await upstreams.catalog(), name);
+  return toolDefinition(await withSkills(await upstreams.catalog(), scope), name);
 }
 
 export { ToolCallError as DefinitionError };

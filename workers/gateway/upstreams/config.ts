@@ -68,6 +68,12 @@ export async function parseMcpServers(raw: unknown, env: Record<string, unknown>
       problems.push(`${where}: server names must match ${SERVER_NAME.source}`);
       continue;
     }
+    if (name === "skills") {
+      problems.push(
+        `${where}: "skills" is reserved for the team's saved skills (skills.<name>); rename the server`,
+      );
+      continue;
+    }
     const parsed = ServerSpec.safeParse(value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {

@@ -2,12 +2,14 @@ import type { ExpressionStatement, FunctionDeclaration } from "acorn";
 import type { ExecutionError } from "../../../shared/contract/execute";
 import { type Insert, instrument } from "./instrument";
 import { escapeFromWrapper, isSealedModule } from "./structure";
-import { parseAgentCode, WRAPPER_HEAD } from "./syntax";
+import { parseAgentCode, SKILL_WRAPPER_HEAD, WRAPPER_HEAD } from "./syntax";
 
 /** Module name of the agent's code inside the isolate; stack frames in it are the agent's lines. */
 export const AGENT_MODULE = "agent.js";
 /** Module line N holds the agent's line N - 1. */
 export const AGENT_LINE_OFFSET = 1;
+/** Module name of a skill's code inside the isolate (skill names are `^[a-z][a-z0-9_]{0,63}$`). */
+export const skillModule = (name: string) => `skill-${name}.js`;
 
 export type Compiled = { ok: true; module: string } | { ok: false; error: ExecutionError };
 
@@ -16,8 +18,13 @@ export type Compiled = { ok: true; module: string } | { ok: false; error: Execut
  * expressions called, every loop and function guarded, and the guard imported under a random name
  * that the agent's code cannot know, so it can neither shadow nor reach it.
  */
-export function compileAgentCode(code: string, language: "typescript" | "javascript"): Compiled {
-  const parsed = parseAgentCode(code, language);
+export function compileAgentCode(
+  code: string,
+  language: "typescript" | "javascript",
+  kind: "agent" | "skill" = "agent",
+): Compiled {
+  const head = kind === "skill" ? SKILL_WRAPPER_HEAD : WRAPPER_HEAD;
+  const parsed = parseAgentCode(code, language, head);
   if (!parsed.ok) return parsed;
   const escaped = escapeFromWrapper(parsed.program, parsed.js);
   if (escaped) return { ok: false, error: escaped };
@@ -26,7 +33,7 @@ export function compileAgentCode(code: string, language: "typescript" | "javascr
   const instrumented = instrument(parsed.js, parsed.program, guard, call);
   if (!instrumented.ok) return instrumented;
   const js = instrumented.js;
-  if (!js.startsWith(WRAPPER_HEAD)) {
+  if (!js.startsWith(head)) {
     return { ok: false, error: { name: "InternalError", message: "The compiled code lost its wrapper" } };
   }
   const module = `import { tick as ${guard} } from "./guard.js"; export default ${js}`;

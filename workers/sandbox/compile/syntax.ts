@@ -5,6 +5,8 @@ import type { ExecutionError } from "../../../shared/contract/execute";
 /** Agent code is wrapped as the body of this function; line 1 of the agent's code is line 2 here. */
 export const WRAPPER_NAME = "__agent__";
 export const WRAPPER_HEAD = `async function ${WRAPPER_NAME}() {`;
+/** A skill's code is the body of a function of its arguments and its own `skills` (contract "Skills"). */
+export const SKILL_WRAPPER_HEAD = `async function ${WRAPPER_NAME}(args, skills) {`;
 const ACORN: Options = { ecmaVersion: "latest", sourceType: "module", locations: true };
 
 export type Parsed = { ok: true; js: string; program: Program } | { ok: false; error: ExecutionError };
@@ -18,9 +20,13 @@ interface LocatedError {
  * Strips TypeScript with sucrase (pure JS, no eval, fast, and it keeps every line where it was, so
  * error lines need no source map), then parses the JavaScript with acorn for instrumentation.
  */
-export function parseAgentCode(code: string, language: "typescript" | "javascript"): Parsed {
+export function parseAgentCode(
+  code: string,
+  language: "typescript" | "javascript",
+  head: string = WRAPPER_HEAD,
+): Parsed {
   const lineCount = code.split("\n").length;
-  let js = `${WRAPPER_HEAD}\n${code}\n}`;
+  let js = `${head}\n${code}\n}`;
   if (language === "typescript") {
     try {
       js = transform(js, { transforms: ["typescript"], disableESTransforms: true }).code;

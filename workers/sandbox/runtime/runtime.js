@@ -10,9 +10,11 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
 import { configureGuard, guardState, tripTimeout } from "./guard.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
+import { installSkills } from "./invoke-skills.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
 import { installSession } from "./session.js";
-import { installNetwork, installTools, unwrap } from "./tools.js";
+import loadedSkills from "./skills.js";
+import { installNetwork, installTools, toJsonText, unwrap } from "./tools.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -39,7 +41,10 @@ export default class Sandbox extends WorkerEntrypoint {
     if (started) throw new ErrorCtor("run() may be called once per isolate");
     started = true;
     const logs = captureConsole(options.maxOutputChars * 2);
-    installTools(bridge, options.maxArgChars);
+    const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
+      toJsonText(value, options.maxArgChars, what);
+    const callSkill = installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap);
+    installTools(bridge, options.maxArgChars, callSkill);
     installSession(bridge, unwrap);
     installNetwork(options.egress ? bridge : undefined);
     configureGuard(options.timeoutMs, options.maxSteps);

@@ -30,7 +30,7 @@ export function unwrap(res) {
  * @param {number} maxChars
  * @param {string} what
  */
-function toJsonText(value, maxChars, what) {
+export function toJsonText(value, maxChars, what) {
   let text;
   try {
     text = stringify(value === undefined ? null : value);
@@ -52,8 +52,9 @@ function toJsonText(value, maxChars, what) {
 /**
  * @param {Bridge | undefined} bridge
  * @param {number} maxArgChars
+ * @param {(name: string, args: unknown) => Promise<unknown>} callSkill `callTool("skills.<name>", args)`
  */
-export function installTools(bridge, maxArgChars) {
+export function installTools(bridge, maxArgChars, callSkill) {
   const need = () => {
     if (!bridge) throw new ErrorCtor("No tools are available in this sandbox");
     return bridge;
@@ -64,6 +65,7 @@ export function installTools(bridge, maxArgChars) {
    * @param {unknown} args
    */
   const callTool = async (name, args) => {
+    if (typeof name === "string" && name.startsWith("skills.")) return callSkill(name.slice(7), args);
     const label = typeof name === "string" ? clip(name, 200) : "callTool";
     return unwrap(await need().callTool(name, toJsonText(args, maxArgChars, label)));
   };

@@ -14,6 +14,7 @@ In code:
 - tools.<server>.<tool>(args) or callTool("server.tool", args) calls an upstream MCP tool; resolves to its structured result (or parsed text); throws on error.
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
 - state.get/set/delete/keys (JSON) and workspace.write/read/readBytes/list/delete (files) persist in the session; session.info(), session.history().
+- skills.save({ name, description, code, inputSchema? }) keeps code (a function body of \`args\`) for the team; skills.<name>(args) runs it; search_tools finds skills.
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.`;
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */

@@ -1,0 +1,32 @@
+import type { SkillSummary } from "../../shared/contract/skills";
+
+/** One version as the index keeps it; `ready` 0 while its R2 object is being written. */
+export type VersionRow = {
+  name: string;
+  version: number;
+  description: string;
+  input_schema: string | null;
+  code_chars: number;
+  updated_at: number;
+  ready: number;
+};
+
+export const SUMMARY_COLUMNS = "name, version, description, input_schema, updated_at";
+
+export const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS versions (
+    name TEXT NOT NULL, version INTEGER NOT NULL, description TEXT NOT NULL, input_schema TEXT,
+    code_chars INTEGER NOT NULL, updated_at INTEGER NOT NULL, ready INTEGER NOT NULL,
+    reserved_at INTEGER NOT NULL, PRIMARY KEY (name, version))`,
+  "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, last_version INTEGER NOT NULL)",
+];
+
+export function toSummary(row: Omit<VersionRow, "code_chars" | "ready">): SkillSummary {
+  return {
+    name: row.name,
+    version: row.version,
+    description: row.description,
+    ...(row.input_schema !== null ? { inputSchema: JSON.parse(row.input_schema) } : {}),
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/**
+ * Skills (contract "Skills"): a team's named, versioned code. The shapes here are the one
+ * description used by the store, the REST routes, the bridge and the sandbox runtime.
+ */
+export const SKILL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** `skills.save/list/get/delete` are methods, and a few names mean something to JS itself. */
+export const RESERVED_SKILL_NAMES = [
+  "save",
+  "list",
+  "get",
+  "delete",
+  "constructor",
+  "then",
+  "prototype",
+] as const;
+export const MAX_SKILL_DESCRIPTION = 1_024;
+/** JSON text of one skill's inputSchema */
+export const MAX_SKILL_SCHEMA_CHARS = 100_000;
+/** skills one execution may load (named in its code, and the skills they name, transitively) */
+export const MAX_SKILLS_PER_EXECUTION = 50;
+/** nested skill calls: a → b → c … */
+export const MAX_SKILL_DEPTH = 16;
+
+export const SkillName = z
+  .string()
+  .regex(SKILL_NAME, { error: "a skill name matches ^[a-z][a-z0-9_]{0,63}$ (lowercase letters, digits, _)" })
+  .refine((name) => !(RESERVED_SKILL_NAMES as readonly string[]).includes(name), {
+    error: `a skill may not be named ${RESERVED_SKILL_NAMES.join(", ")}`,
+  });
+
+/** What a save sends (PUT /v1/skills/{name} body; skills.save() adds `name`). Code size: SKILL_MAX_CODE_CHARS. */
+export const SkillInput = z
+  .object({
+    description: z.string().trim().min(1, { error: "description is required" }).max(MAX_SKILL_DESCRIPTION),
+    code: z.string().min(1, { error: "code is required" }),
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type SkillInput = z.infer<typeof SkillInput>;
+
+export const SkillSave = SkillInput.extend({ name: SkillName }).strict();
+export type SkillSave = z.infer<typeof SkillSave>;
+
+/** One stored version. */
+export const SkillRecord = z.object({
+  name: z.string(),
+  version: z.number().int().positive(),
+  description: z.string(),
+  code: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  updatedAt: z.number(),
+});
+export type SkillRecord = z.infer<typeof SkillRecord>;
+
+/** A skill's latest version without its code (listing, discovery). */
+export type SkillSummary = Omit<SkillRecord, "code">;

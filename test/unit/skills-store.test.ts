@@ -1,0 +1,356 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { SkillRecord } from "../../shared/contract/skills";
+import type { GatewayEnv } from "../../workers/gateway/env";
+import { SkillError } from "../../workers/gateway/skills/errors";
+import { renderSkillMd } from "../../workers/gateway/skills/skill-md";
+import { type SkillLimits, SkillStore } from "../../workers/gateway/skills/store";
+import { AUTH, request } from "../helpers/app";
+
+const gatewayEnv = env as unknown as GatewayEnv;
+const LIMITS: SkillLimits = { maxCodeChars: 1_000, maxSkills: 500 };
+
+let teams = 0;
+/** A store of a team no other test uses; `reads` lists the R2 keys it read. */
+function storeOf(limits: SkillLimits = LIMITS, team = `t${++teams}-${crypto.randomUUID().slice(0, 8)}`) {
+  const reads: string[] = [];
+  const store = new SkillStore(gatewayEnv, team, limits, { onR2Read: (key) => reads.push(key) });
+  return { store, team, reads };
+}
+
+const skill = (name: string, over: Record<string, unknown> = {}) => ({
+  name,
+  description: `what ${name} does`,
+  code: "return args.a + 1;",
+  ...over,
+});
+
+async function refused(promise: Promise<unknown>): Promise<SkillError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof SkillError)) throw new Error(`expected a SkillError, got ${String(err)}`);
+  return err;
+}
+
+const r2Keys = async (team: string) =>
+  (await gatewayEnv.SKILLS.list({ prefix: `skills/v1/${team}/` })).objects.map((o) => o.key).sort();
+
+const indexRows = (team: string) =>
+  runInDurableObject(
+    gatewayEnv.SKILL_INDEX.get(gatewayEnv.SKILL_INDEX.idFromName(team)),
+    (_i, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM versions").one().n,
+  );
+
+describe("SkillStore: versions", () => {
+  it("numbers saves 1, 2, 3 and gets any of them", async () => {
+    const { store } = storeOf();
+    for (const n of [1, 2, 3]) {
+      expect(await store.save(skill("add", { code: `return ${n};` }))).toEqual({ name: "add", version: n });
+    }
+    expect(await store.get("add")).toMatchObject({
+      version: 3,
+      code: "return 3;",
+      description: "what add does",
+    });
+    expect(await store.get("add", 2)).toMatchObject({ version: 2, code: "return 2;" });
+    expect(await store.get("add", 4)).toBeNull();
+    expect(await store.get("nope")).toBeNull();
+    const [listed] = await store.list();
+    expect(listed).toEqual({
+      name: "add",
+      version: 3,
+      description: "what add does",
+      updatedAt: expect.any(Number),
+    });
+  });
+
+  it("keeps every one of 24 concurrent saves of one skill, numbered 1..24", async () => {
+    const { store, team } = storeOf();
+    const saved = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => store.save(skill("busy", { code: `return ${i};` }))),
+    );
+    const versions = saved.map((s) => s.version).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const keys = await r2Keys(team);
+    expect(keys).toHaveLength(24);
+    expect(new Set(keys)).toEqual(new Set(versions.map((v) => `skills/v1/${team}/busy/${v}.json`)));
+    const codes = await Promise.all(versions.map(async (v) => (await store.get("busy", v))?.code));
+    expect(new Set(codes).size).toBe(24);
+    expect(await store.get("busy")).toMatchObject({ version: 24 });
+  });
+
+  it("stores the whole record in R2 and the inputSchema in the index", async () => {
+    const { store, team } = storeOf();
+    const inputSchema = { type: "object", properties: { a: { type: "number" } }, required: ["a"] };
+    await store.save(skill("typed", { inputSchema }));
+    const object = await gatewayEnv.SKILLS.get(`skills/v1/${team}/typed/1.json`);
+    const stored = (await object?.json()) as SkillRecord;
+    expect(stored).toEqual({ ...skill("typed", { inputSchema }), version: 1, updatedAt: expect.any(Number) });
+    expect((await store.list())[0]?.inputSchema).toEqual(inputSchema);
+    expect(await store.get("typed")).toEqual(stored);
+  });
+});
+
+describe("SkillStore: what a save refuses", () => {
+  const { store } = storeOf();
+  const cases: Array<[string, unknown, SkillError["name"], RegExp]> = [
+    ["a bad name", skill("Bad-Name"), "ValidationError", /name.*\^\[a-z\]/s],
+    ["a reserved name", skill("constructor"), "ValidationError", /may not be named/],
+    ["no description", { name: "x", code: "return 1" }, "ValidationError", /description/],
+    ["a blank description", skill("x", { description: "  " }), "ValidationError", /description is required/],
+    [
+      "a description of 1,025 chars",
+      skill("x", { description: "d".repeat(1025) }),
+      "ValidationError",
+      /description/,
+    ],
+    [
+      "code over the cap",
+      skill("x", { code: `return "${"x".repeat(1000)}";` }),
+      "LimitError",
+      /SKILL_MAX_CODE_CHARS/,
+    ],
+    [
+      "an inputSchema that is not an object",
+      skill("x", { inputSchema: [1] }),
+      "ValidationError",
+      /inputSchema/,
+    ],
+    [
+      "an inputSchema of type string",
+      skill("x", { inputSchema: { type: "string" } }),
+      "ValidationError",
+      /inputSchema\.type: must be "object"/,
+    ],
+    [
+      "bad required",
+      skill("x", { inputSchema: { required: "a" } }),
+      "ValidationError",
+      /inputSchema\.required: must be an array of strings/,
+    ],
+    [
+      "bad required items",
+      skill("x", { inputSchema: { required: [1] } }),
+      "ValidationError",
+      /inputSchema\.required/,
+    ],
+    [
+      "properties not objects",
+      skill("x", { inputSchema: { properties: { a: 1 } } }),
+      "ValidationError",
+      /inputSchema\.properties\.a: must be an object/,
+    ],
+    ["an unknown field", { ...skill("x"), extra: 1 }, "ValidationError", /extra/],
+  ];
+  it.each(cases)("refuses %s", async (_what, input, name, message) => {
+    const err = await refused(store.save(input));
+    expect(err.name).toBe(name);
+    expect(err.message).toMatch(message);
+  });
+
+  it("refuses an inputSchema nested deeper than 64 levels, or holding non-JSON values", async () => {
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 70; i++) {
+      const next = {};
+      deep.a = next;
+      deep = next;
+    }
+    expect((await refused(store.save(skill("x", { inputSchema: root })))).message).toMatch(
+      /nested more than 64/,
+    );
+    const nan = { type: "object", default: Number.NaN };
+    expect((await refused(store.save(skill("x", { inputSchema: nan })))).message).toMatch(
+      /not a JSON number/,
+    );
+  });
+
+  it("refuses a TypeScript syntax error with its line and column", async () => {
+    const err = await refused(store.save(skill("broken", { code: "const a: number = 1;\nreturn a +;" })));
+    expect(err).toMatchObject({ name: "SyntaxError", line: 2, column: expect.any(Number) });
+    expect(err.message).toMatch(/^skill broken: SyntaxError at line 2, column \d+: /);
+  });
+
+  it("saves nothing that was refused", async () => {
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe("SkillStore: limits, delete, teams", () => {
+  it("caps the number of skills per team, counting names not versions", async () => {
+    const { store } = storeOf({ ...LIMITS, maxSkills: 2 });
+    await store.save(skill("one"));
+    await store.save(skill("two"));
+    const err = await refused(store.save(skill("three")));
+    expect(err).toMatchObject({
+      name: "LimitError",
+      message: expect.stringMatching(/SKILL_MAX_PER_TEAM \(2\)/),
+    });
+    expect(await store.save(skill("one"))).toEqual({ name: "one", version: 2 });
+    await store.delete("two");
+    expect(await store.save(skill("three"))).toEqual({ name: "three", version: 1 });
+  });
+
+  it("deletes every version from the index and R2, and never reuses a number", async () => {
+    const { store, team } = storeOf();
+    await store.save(skill("gone"));
+    await store.save(skill("gone"));
+    await store.save(skill("kept"));
+    expect(await store.delete("gone")).toBe(true);
+    expect(await store.delete("gone")).toBe(false);
+    expect(await store.get("gone")).toBeNull();
+    expect(await store.get("gone", 1)).toBeNull();
+    expect(await indexRows(team)).toBe(1);
+    expect(await r2Keys(team)).toEqual([`skills/v1/${team}/kept/1.json`]);
+    expect(await store.save(skill("gone"))).toEqual({ name: "gone", version: 3 });
+  });
+
+  it("leaves neither a version nor a gap when the R2 write fails", async () => {
+    const { store, team } = storeOf();
+    const down = { ...gatewayEnv, SKILLS: { put: () => Promise.reject(new Error("R2 is down")) } };
+    const failing = new SkillStore(down as unknown as GatewayEnv, team, LIMITS);
+    await expect(failing.save(skill("flaky"))).rejects.toThrow("R2 is down");
+    expect(await store.list()).toEqual([]);
+    expect(await indexRows(team)).toBe(0);
+    expect(await store.save(skill("flaky"))).toEqual({ name: "flaky", version: 1 });
+  });
+
+  it("forgets a reservation whose save died before commit", async () => {
+    const { store, team } = storeOf({ ...LIMITS, maxSkills: 1 });
+    await runInDurableObject(
+      gatewayEnv.SKILL_INDEX.get(gatewayEnv.SKILL_INDEX.idFromName(team)),
+      (_i, state) => {
+        state.storage.sql.exec(
+          "INSERT INTO versions (name, version, description, input_schema, code_chars, updated_at, ready, reserved_at) VALUES ('ghost', 1, 'd', NULL, 1, 0, 0, 0)",
+        );
+      },
+    );
+    expect(await store.list()).toEqual([]);
+    expect(await store.save(skill("real"))).toEqual({ name: "real", version: 1 });
+    expect(await indexRows(team)).toBe(1);
+  });
+
+  it("keeps teams apart", async () => {
+    const a = storeOf().store;
+    const { store: b, team: teamB } = storeOf();
+    await b.save(skill("shared", { code: "return 'b';" }));
+    expect(await a.list()).toEqual([]);
+    expect(await a.get("shared")).toBeNull();
+    expect(await a.get("shared", 1)).toBeNull();
+    expect((await a.load(["shared"])).size).toBe(0);
+    expect(await a.delete("shared")).toBe(false);
+    expect(await b.get("shared")).toMatchObject({ code: "return 'b';" });
+    expect(await r2Keys(teamB)).toHaveLength(1);
+  });
+});
+
+describe("SkillStore.load", () => {
+  it("reads R2 once per version, and sees a new version on the next call", async () => {
+    const { store, team, reads } = storeOf();
+    await store.save(skill("first", { code: "return 1;" }));
+    await store.save(skill("second", { code: "return 2;" }));
+    const loaded = await store.load(["first", "second", "first", "missing", "Not A Name"]);
+    expect([...loaded.keys()].sort()).toEqual(["first", "second"]);
+    expect(loaded.get("first")).toMatchObject({ version: 1, code: "return 1;" });
+    expect(reads).toHaveLength(2);
+    await store.load(["first", "second"]);
+    expect(reads).toHaveLength(2);
+    await store.save(skill("first", { code: "return 11;" }));
+    expect((await store.load(["first", "second"])).get("first")).toMatchObject({
+      version: 2,
+      code: "return 11;",
+    });
+    expect(reads).toEqual([
+      expect.stringMatching(/\/(first|second)\/1\.json$/),
+      expect.stringMatching(/\/(first|second)\/1\.json$/),
+      `skills/v1/${team}/first/2.json`,
+    ]);
+    expect(await store.load([])).toEqual(new Map());
+  });
+});
+
+describe("/v1/skills", () => {
+  const name = `rest_${crypto.randomUUID().slice(0, 8)}`;
+  const put = (body: unknown, path = `/v1/skills/${name}`) =>
+    request(path, {
+      method: "PUT",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("saves, lists, gets (JSON and SKILL.md) and deletes", async () => {
+    const inputSchema = { type: "object", properties: { n: { type: "number" } } };
+    const code = "// returns ```n```\nreturn args.n * 2;\n";
+    const res = await put({ description: 'Doubles "n"', code, inputSchema });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ name, version: 1 });
+    expect((await put({ description: "Doubles n", code })).status).toBe(201);
+
+    const list = (await (await request("/v1/skills", { headers: AUTH })).json()) as { skills: unknown[] };
+    expect(list.skills).toContainEqual({
+      name,
+      description: "Doubles n",
+      version: 2,
+      updatedAt: expect.any(Number),
+    });
+
+    const v1 = await request(`/v1/skills/${name}?version=1`, { headers: AUTH });
+    const record = (await v1.json()) as SkillRecord;
+    expect(record).toMatchObject({ name, version: 1, description: 'Doubles "n"', code, inputSchema });
+
+    const md = await request(`/v1/skills/${name}?version=1`, {
+      headers: { ...AUTH, Accept: "text/markdown" },
+    });
+    expect(md.headers.get("Content-Type")).toBe("text/markdown; charset=utf-8");
+    const text = await md.text();
+    expect(text).toBe(renderSkillMd(record));
+    expect(text).toMatch(
+      new RegExp(`^---\\nname: "${name}"\\ndescription: "Doubles \\\\"n\\\\""\\nversion: 1\\n---\\n`),
+    );
+    expect(text).toContain(`\`\`\`\`ts\n${code}\n\`\`\`\`\n`);
+    expect(text).toContain(`\`\`\`json\n${JSON.stringify(inputSchema, null, 2)}\n\`\`\``);
+
+    expect((await request(`/v1/skills/${name}`, { method: "DELETE", headers: AUTH })).status).toBe(204);
+    expect((await request(`/v1/skills/${name}`, { method: "DELETE", headers: AUTH })).status).toBe(404);
+    const gone = await request(`/v1/skills/${name}`, { headers: AUTH });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ error: { code: "skill_not_found" } });
+  });
+
+  it("answers 400 naming the problem, with line and column for a syntax error", async () => {
+    const bad = await put({ description: "x", code: "return (;" });
+    expect(bad.status).toBe(400);
+    const body = (await bad.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("invalid_skill");
+    expect(body.error.message).toMatch(/SyntaxError at line 1, column \d+/);
+    const reserved = await put({ description: "x", code: "return 1" }, "/v1/skills/list");
+    expect(reserved.status).toBe(400);
+    expect((await put({ code: "return 1" })).status).toBe(400);
+    expect((await request(`/v1/skills/${name}?version=x`, { headers: AUTH })).status).toBe(400);
+    expect((await request("/v1/skills/nothing_here", { headers: AUTH })).status).toBe(404);
+    expect((await request("/v1/skills", {})).status).toBe(401);
+  });
+});
+
+describe("renderSkillMd", () => {
+  it("writes YAML-safe front matter and a fence longer than any backtick run in the code", () => {
+    const text = renderSkillMd({
+      name: "x",
+      version: 7,
+      description: "line\nbreak: \u2028 and `q`",
+      code: "const s = 'a ``` b';\nreturn s;",
+      updatedAt: 0,
+    });
+    expect(text.split("\n").slice(0, 5)).toEqual([
+      "---",
+      'name: "x"',
+      'description: "line\\nbreak: \\u2028 and `q`"',
+      "version: 7",
+      "---",
+    ]);
+    expect(text).toContain("\n````ts\nconst s = 'a ``` b';\nreturn s;\n````\n");
+    expect(text).not.toContain("## Input schema");
+  });
+});

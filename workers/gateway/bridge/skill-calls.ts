@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { SkillRecord } from "../../../shared/contract/skills";
+import type { CatalogTool } from "../../../shared/contract/tools";
+import type { RequestScope } from "../operations/scope";
+import { skillTool } from "../skills/catalog";
+import { SkillError, SkillStore } from "../skills/store";
+import { toolPolicy } from "../teams/policy";
+import { loadTeam } from "../teams/resolve";
+import { ToolCallError } from "./call-tool";
+import { argumentErrors } from "./validate";
+
+const Call = z.object({ name: z.string().max(64), args: z.unknown() }).strict();
+const Named = z.object({ name: z.string().max(64) }).strict();
+const Get = Named.extend({ version: z.number().int().positive().optional() }).strict();
+
+/**
+ * `skills.*` from code: a skill call's arguments checked against its inputSchema (the skill then
+ * runs in the isolate), and save / list / get / delete on the team's store. The caller has counted
+ * the call and parsed the payload's JSON text after checking its length.
+ */
+export class SkillCalls {
+  #store: SkillStore | undefined;
+  readonly #tools = new Map<string, CatalogTool>();
+
+  constructor(
+    private readonly scope: RequestScope,
+    private readonly loaded: ReadonlyMap<string, SkillRecord>,
+  ) {}
+
+  async run(op: string, payload: unknown): Promise<unknown> {
+    switch (op) {
+      case "call":
+        return this.check(parse(Call, payload, "skills.<name>(args)"));
+      case "save":
+        return this.store((s) => s.save(payload));
+      case "list": {
+        const allows = await this.policy();
+        const skills = await this.store((s) => s.list());
+        return skills
+          .filter((skill) => allows(`skills.${skill.name}`))
+          .map(({ name, description, version, updatedAt }) => ({ name, description, version, updatedAt }));
+      }
+      case "get": {
+        const { name, version } = parse(Get, payload, "skills.get(name, version?)");
+        const record = (await this.policy())(`skills.${name}`)
+          ? await this.store((s) => s.get(name, version))
+          : null;
+        if (!record) {
+          const which = version === undefined ? "" : ` version ${version}`;
+          throw new ToolCallError("NotFoundError", `skills.get: no skill "${name}"${which}`);
+        }
+        return record;
+      }
+      case "delete":
+        return this.store((s) => s.delete(parse(Named, payload, "skills.delete(name)").name));
+      default:
+        throw new ToolCallError("TypeError", `skills: unknown operation "${op.slice(0, 40)}"`);
+    }
+  }
+
+  private check({ name, args }: z.infer<typeof Call>): null {
+    const record = this.loaded.get(name);
+    if (!record)
+      throw new ToolCallError("UnknownSkillError", `skills.${name}: not loaded for this execution`);
+    let tool = this.#tools.get(name);
+    if (!tool) {
+      tool = skillTool(record);
+      this.#tools.set(name, tool);
+    }
+    const problems = argumentErrors(tool, args);
+    if (problems.length) {
+      throw new ToolCallError(
+        "ValidationError",
+        `Invalid arguments for skills.${name}:\n${problems.map((p) => `  ${p}`).join("\n")}`,
+      );
+    }
+    return null;
+  }
+
+  private async store<T>(work: (store: SkillStore) => Promise<T>): Promise<T> {
+    this.#store ??= new SkillStore(this.scope.env, this.scope.team, this.scope.config.skills);
+    try {
+      return await work(this.#store);
+    } catch (err) {
+      if (err instanceof SkillError) throw new ToolCallError(err.name, err.message);
+      throw err;
+    }
+  }
+
+  private async policy(): Promise<(name: string) => boolean> {
+    const team = await loadTeam(this.scope.env, this.scope.team);
+    return toolPolicy(team?.allow, team?.deny);
+  }
+}
+
+function parse<T>(schema: z.ZodType<T>, payload: unknown, call: string): T {
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) throw new ToolCallError("TypeError", `${call}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

@@ -1,0 +1,46 @@
+import type { SkillRecord } from "../../../shared/contract/skills";
+
+/**
+ * A skill as SKILL.md: YAML front matter (name, description, version), then its code in a ```ts
+ * block and its inputSchema in a ```json block. `npm run skills -- import` reads it back.
+ */
+export function renderSkillMd(record: SkillRecord): string {
+  const lines = [
+    "---",
+    `name: ${yamlString(record.name)}`,
+    `description: ${yamlString(record.description)}`,
+    `version: ${record.version}`,
+    "---",
+    "",
+    `# ${record.name}`,
+    "",
+    `Called from code as \`skills.${record.name}(args)\`.`,
+    "",
+    ...fenced("ts", record.code),
+  ];
+  if (record.inputSchema) {
+    lines.push("", "## Input schema", "", ...fenced("json", JSON.stringify(record.inputSchema, null, 2)));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A JSON string is a YAML double-quoted scalar once the characters YAML does not allow there
+ * unescaped (DEL, C1 controls, BOM, non-characters, and U+2028/9, line breaks to YAML 1.1) are escaped.
+ */
+function yamlString(value: string): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * A fence longer than any run of backticks in the text, so the text cannot close it. The lines
+ * between the fences, joined with "\n", are the text exactly (a final newline too).
+ */
+function fenced(language: string, text: string): string[] {
+  const longest = (text.match(/`+/g) ?? []).reduce((max, run) => Math.max(max, run.length), 0);
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${fence}${language}`, text, fence];
+}
