@@ -20,3 +20,7 @@ try {
   previous = readFileSync(target, "utf8");
 } catch {}
 if (previous !== out) writeFileSync(target, out);
+
+// The Python isolate's assets (pyodide), when their inputs changed.
+const { buildPython } = await import("./build-python.mjs");
+buildPython();

@@ -46,6 +46,7 @@ export const IsolateReport = z.object({
       message: z.string().max(ERROR_CAPS.message),
       stack: z.string().max(ERROR_CAPS.stack).optional(),
       line: z.number().int().optional(),
+      column: z.number().int().optional(),
     })
     .optional(),
 });
@@ -62,7 +63,7 @@ export type LoadedSkill = z.infer<typeof LoadedSkill>;
 /** Gateway → sandbox host: one execution. */
 export const SandboxRequest = z.object({
   code: z.string().max(5_000_000),
-  language: z.enum(["typescript", "javascript"]),
+  language: z.enum(["typescript", "javascript", "python"]),
   cpuMs: z.number().int().positive(),
   isolate: IsolateOptions,
   skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),

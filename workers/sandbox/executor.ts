@@ -154,15 +154,6 @@ function sandboxError(message: string): ExecutionError {
 function prepare(deps: ExecutorDeps, input: ExecuteInput): SandboxRequest | { error: ExecutionError } {
   const { limits } = deps;
   const language = input.language ?? "typescript";
-  if (language === "python") {
-    return {
-      error: {
-        name: "UnsupportedLanguageError",
-        message:
-          'language "python" is not available on this deployment yet; use "typescript" or "javascript"',
-      },
-    };
-  }
   if (input.code.length > limits.maxCodeChars) {
     return {
       error: {

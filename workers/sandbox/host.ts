@@ -9,6 +9,7 @@ import {
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { RUNTIME_MODULES } from "./generated";
 import { shapeOutput } from "./output";
+import { callPython, PYTHON_MAIN, pythonModules } from "./python/host";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
 
@@ -31,12 +32,22 @@ export async function runSandbox(
   bridge: SandboxBridgeApi | undefined,
 ): Promise<SandboxOutcome> {
   try {
+    if (request.language === "python") {
+      const modules = await pythonModules(loader);
+      const report = await runIsolate(loader, { mainModule: PYTHON_MAIN, modules }, request, (ep) =>
+        callPython(ep, request, bridge),
+      );
+      const shaped = shapeOutput(report, request.isolate.maxOutputChars);
+      return report.error ? { ...shaped, error: report.error } : shaped;
+    }
     const compiled = compileAgentCode(request.code, request.language);
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
     const skills = skillModules(request.skills);
     if (!skills.ok) return { logs: [], error: skills.error, truncated: false };
     const modules = { ...RUNTIME_MODULES, ...skills.modules, [AGENT_MODULE]: compiled.module };
-    const report = await runIsolate(loader, modules, request, bridge);
+    const report = await runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
+      (ep as IsolateEntrypoint).run(request.isolate, bridge),
+    );
     const shaped = shapeOutput(report, request.isolate.maxOutputChars);
     return report.error ? { ...shaped, error: locate(report.error) } : shaped;
   } catch (err) {
@@ -46,26 +57,26 @@ export async function runSandbox(
 
 async function runIsolate(
   loader: WorkerLoader,
-  modules: Record<string, string>,
+  code: { mainModule: string; modules: Record<string, WorkerLoaderModule | string> },
   request: SandboxRequest,
-  bridge: SandboxBridgeApi | undefined,
+  call: (entrypoint: unknown) => Promise<unknown>,
 ): Promise<IsolateReport> {
   const worker = loader.load({
     compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
-    mainModule: "runtime.js",
-    modules,
+    mainModule: code.mainModule,
+    modules: code.modules,
     env: {},
     globalOutbound: null,
     limits: { cpuMs: request.cpuMs },
   });
-  const entrypoint = worker.getEntrypoint() as unknown as IsolateEntrypoint & Partial<Disposable>;
+  const entrypoint = worker.getEntrypoint() as unknown as Partial<Disposable>;
   const { timeoutMs } = request.isolate;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const backstop = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new HostTimeout(timeoutMs)), timeoutMs + HOST_GRACE_MS);
   });
   try {
-    return readReport(await Promise.race([entrypoint.run(request.isolate, bridge), backstop]), request);
+    return readReport(await Promise.race([call(entrypoint), backstop]), request);
   } finally {
     clearTimeout(timer);
     disposeQuietly(entrypoint);

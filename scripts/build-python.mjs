@@ -1,0 +1,138 @@
+// Derives what a Python isolate needs from node_modules/pyodide into workers/sandbox/python/dist/
+// (git-ignored): the two pyodide JS files, the CPython wasm, the stdlib zip and the lock file, the
+// isolate runtime (workers/sandbox/python/runtime/), the tiny wasm modules pyodide would compile at
+// run time (refused in Workers) precompiled per signature, and manifest.mjs, which imports them all
+// as the Worker Loader `modules` map. Run by scripts/build-sandbox.mjs (wrangler's [build] step, the
+// vitest configs, `npm run typecheck`); does nothing when its inputs have not changed.
+// The memory snapshot is not built here: the host makes it on first use (workers/sandbox/python/host.ts).
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PYODIDE = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
+const SRC = join(root, "workers/sandbox/python/runtime");
+const OUT = join(root, "workers/sandbox/python/dist");
+const STAMP = join(OUT, "stamp.txt");
+
+const COPIES = [
+  ["pyodide.mjs", "pyodide.mjs.txt", "js"],
+  ["pyodide.asm.js", "pyodide.asm.js.txt", "js"],
+  ["pyodide.asm.wasm", "pyodide.asm.wasm.bin", "wasm"],
+  ["python_stdlib.zip", "python_stdlib.zip.bin", "data"],
+  ["pyodide-lock.json", "pyodide-lock.json.txt", "text"],
+];
+
+export function buildPython() {
+  const sources = readdirSync(SRC).sort();
+  const hash = createHash("sha256");
+  hash.update(readFileSync(join(PYODIDE, "package.json")));
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const f of sources) hash.update(f).update(readFileSync(join(SRC, f)));
+  const stamp = hash.digest("hex");
+  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp) return;
+
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(join(OUT, "precompiled"), { recursive: true });
+  const asmJs = readFileSync(join(PYODIDE, "pyodide.asm.js"), "utf8");
+  const mjs = readFileSync(join(PYODIDE, "pyodide.mjs"), "utf8");
+  for (const [from, to] of COPIES) copyFileSync(join(PYODIDE, from), join(OUT, to));
+  for (const f of sources) copyFileSync(join(SRC, f), join(OUT, `${f}.txt`));
+  const precompiled = precompiledModules(asmJs, mjs);
+  for (const p of precompiled.values())
+    writeFileSync(join(OUT, "precompiled", `${p.name}.wasm.bin`), p.bytes);
+  writeFileSync(join(OUT, "precompiled.js.txt"), registry(precompiled));
+  writeFileSync(join(OUT, "manifest.mjs"), manifest(sources, precompiled));
+  writeFileSync(join(OUT, "manifest.d.mts"), MANIFEST_TYPES);
+  writeFileSync(STAMP, stamp);
+}
+
+/**
+ * Every small module pyodide or Emscripten compiles at run time, by its exact bytes (base64):
+ * Emscripten's convertJsFunctionToWasm(func, sig) for every signature pyodide.asm.js declares (its
+ * own byte generator is cut out of the file and run here, so the bytes are the ones it will ask
+ * for), CPython's count-args helper, pyodide's error sentinel, and the empty-module probe.
+ */
+function precompiledModules(asmJs, mjs) {
+  const start = asmJs.indexOf("var uleb128Encode=");
+  const end = asmJs.indexOf("var wasmTableMirror=", start);
+  if (start < 0 || end < 0)
+    throw new Error("build-python: Emscripten's wasm generator not found in pyodide.asm.js");
+  let recorded;
+  const fake = {
+    Function: undefined,
+    Module: (bytes) => {
+      recorded = bytes;
+    },
+    Instance: () => ({ exports: { f: null } }),
+  };
+  // Build time, in Node: the generator is pyodide's own code.
+  const convert = new Function("WebAssembly", `${asmJs.slice(start, end)}; return convertJsFunctionToWasm;`)(
+    fake,
+  );
+  const modules = new Map();
+  const key = (bytes) => Buffer.from(bytes).toString("base64");
+  const sigs = [...new Set([...asmJs.matchAll(/\.sig="([a-z]*)"/g)].map((m) => m[1]))].sort();
+  for (const sig of sigs) {
+    convert(() => {}, sig);
+    const bytes = new Uint8Array(recorded);
+    if (!modules.has(key(bytes))) modules.set(key(bytes), { name: `tramp_${sig.replace(/p/g, "i")}`, bytes });
+  }
+  const countArgs = asmJs.match(
+    /function getPyEMCountArgsPtr\(\)\{[\s\S]*?const code=new Uint8Array\(\[([0-9,]+)\]\)/,
+  );
+  const sentinel = mjs.match(/W\("(AGFzbQ[A-Za-z0-9+/=]+)"\)/);
+  if (!countArgs || !sentinel) throw new Error("build-python: count-args or sentinel module not found");
+  const fixed = [
+    ["count_args", new Uint8Array(countArgs[1].split(",").map(Number))],
+    ["sentinel", new Uint8Array(Buffer.from(sentinel[1], "base64"))],
+    ["empty_probe", new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])],
+  ];
+  for (const [name, bytes] of fixed) modules.set(key(bytes), { name, bytes });
+  return modules;
+}
+
+function registry(precompiled) {
+  const entries = [...precompiled.entries()];
+  return [
+    "// Generated by scripts/build-python.mjs: precompiled small wasm modules by their exact bytes (base64).",
+    ...entries.map(([, p], i) => `import m${i} from "precompiled/${p.name}.wasm";`),
+    `export const PRECOMPILED = new Map([${entries.map(([k], i) => `[${JSON.stringify(k)}, m${i}]`).join(", ")}]);`,
+    `export const BY_NAME = { ${entries.map(([, p], i) => `${p.name}: m${i}`).join(", ")} };`,
+    "",
+  ].join("\n");
+}
+
+function manifest(sources, precompiled) {
+  const mods = [];
+  for (const [from, to, kind] of COPIES) mods.push([from, to, kind]);
+  for (const f of sources) mods.push([f, `${f}.txt`, f.endsWith(".py") ? "text" : "js"]);
+  mods.push(["precompiled.js", "precompiled.js.txt", "js"]);
+  for (const p of precompiled.values())
+    mods.push([`precompiled/${p.name}.wasm`, `precompiled/${p.name}.wasm.bin`, "wasm"]);
+  return [
+    "// Generated by scripts/build-python.mjs. Do not edit.",
+    ...mods.map(([, file], i) => `import a${i} from "./${file}";`),
+    "export const PYTHON_MODULES = {",
+    ...mods.map(([name, , kind], i) => `  ${JSON.stringify(name)}: { ${kind}: a${i} },`),
+    "};",
+    `export const PYODIDE_VERSION = ${JSON.stringify(JSON.parse(readFileSync(join(PYODIDE, "package.json"), "utf8")).version)};`,
+    "",
+  ].join("\n");
+}
+
+const MANIFEST_TYPES = `export declare const PYTHON_MODULES: Record<string, WorkerLoaderModule>;
+export declare const PYODIDE_VERSION: string;
+`;
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) buildPython();

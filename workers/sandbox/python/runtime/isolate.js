@@ -1,0 +1,125 @@
+// Main module of a Python isolate. The host loads it with pyodide's files (dist/manifest.mjs) and,
+// once it has one, a memory snapshot; then calls run(options, code, bridge) once over RPC, or
+// snapshot() to make that snapshot. run() returns one JSON text shaped like the TypeScript
+// runtime's report (IsolateReport in shared/contract/sandbox.ts) and never throws. As for
+// TypeScript, env is empty and globalOutbound null: the bridge argument is the only way out.
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { BY_NAME } from "./precompiled.js";
+import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
+import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
+import driverSource from "./driver.py";
+import { makeBridgeFunctions } from "./py-bridge.js";
+import pyodideWasm from "./pyodide.asm.wasm";
+import { loadPyodide } from "./pyodide.mjs";
+import lockText from "./pyodide-lock.json";
+import stdlibZip from "./python_stdlib.zip";
+import snapshotData from "./snapshot.js";
+
+const LOG_LINES = 10_000;
+
+// pyodide fetches the stdlib zip (answered from the data module) and prefetches the wasm (unused).
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url === `${BASE_URL}python_stdlib.zip`) return new Response(stdlibZip);
+  if (url === `${BASE_URL}pyodide.asm.wasm`) return new Response(null, { status: 404 });
+  return realFetch(input, init);
+};
+
+// CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
+const createModule = globalThis._createPyodideModule;
+globalThis._createPyodideModule = (settings) => {
+  settings.instantiateWasm = (imports, receiveInstance) => {
+    imports.sentinel = new WebAssembly.Instance(BY_NAME.sentinel, {}).exports;
+    const instance = new WebAssembly.Instance(pyodideWasm, imports);
+    receiveInstance(instance, pyodideWasm);
+    return instance.exports;
+  };
+  return createModule(settings);
+};
+
+/** @param {boolean} makeSnapshot */
+async function boot(makeSnapshot) {
+  const snapshot = makeSnapshot ? null : snapshotData;
+  const py = await loadPyodide({
+    indexURL: BASE_URL,
+    packageBaseUrl: BASE_URL,
+    lockFileContents: lockText,
+    env: { HOME: "/home/pyodide" },
+    _makeSnapshot: makeSnapshot,
+    ...(snapshot ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
+  });
+  if (snapshot) {
+    // A snapshot made without wasm-GC carries a zero count-args pointer: put the live one back.
+    const M = py._module;
+    const field = M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2];
+    if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
+    py.pyimport("_sandbox").after_restore();
+  } else {
+    py.FS.writeFile("/home/pyodide/_sandbox.py", driverSource);
+    py.runPython("import _sandbox");
+    py.pyimport("_sandbox").preimport();
+  }
+  return py;
+}
+
+let started = false;
+
+export default class PythonSandbox extends WorkerEntrypoint {
+  /** A memory snapshot of a booted interpreter with the driver and common modules imported. */
+  async snapshot() {
+    const py = await boot(true);
+    const snap = py.makeMemorySnapshot();
+    return snap.buffer.slice(snap.byteOffset, snap.byteOffset + snap.byteLength);
+  }
+
+  /**
+   * @param {import("../../../../shared/contract/sandbox").IsolateOptions} options
+   * @param {string} code
+   * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+   * @returns {Promise<string>}
+   */
+  async run(options, code, bridge) {
+    if (started) throw new Error("run() may be called once per isolate");
+    started = true;
+    const logs = [];
+    let chars = 0;
+    let dropped = 0;
+    const log = (/** @type {string} */ level, /** @type {string} */ text) => {
+      if (chars > options.maxOutputChars * 2 || logs.length >= LOG_LINES) {
+        dropped++;
+        return;
+      }
+      const line = `[${level}] ${text}`.slice(0, options.maxOutputChars * 2);
+      chars += line.length;
+      logs.push(line);
+    };
+    try {
+      const py = await boot(false);
+      py.setStdout({ batched: (s) => log("log", s) });
+      py.setStderr({ batched: (s) => log("error", s) });
+      const driver = py.pyimport("_sandbox");
+      const report = await driver.run(
+        code,
+        py.toPy({
+          timeoutMs: options.timeoutMs,
+          maxSteps: options.maxSteps,
+          maxChars: options.maxOutputChars * 2,
+          maxArgChars: options.maxArgChars,
+        }),
+        makeBridgeFunctions(bridge),
+        log,
+      );
+      const parsed = JSON.parse(report);
+      return JSON.stringify({ ...parsed, logs, logsDropped: dropped });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      return JSON.stringify({
+        resultTruncated: false,
+        logs,
+        logsDropped: dropped,
+        error: { name: "SandboxError", message: `The Python runtime failed: ${message.slice(0, 3_000)}` },
+      });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// The JS side of what Python code calls: each function forwards to the bridge the gateway handed to
+// run() and answers with JSON text (or, for a workspace read, the file's bytes), so nothing but
+// strings and byte arrays crosses between the two languages.
+
+/**
+ * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ */
+export function makeBridgeFunctions(bridge) {
+  const need = () => {
+    if (!bridge) throw new Error("No tools are available in this sandbox");
+    return bridge;
+  };
+  const json = (/** @type {unknown} */ value) => JSON.stringify(value);
+  return {
+    callTool: async (/** @type {string} */ name, /** @type {string} */ argsJson) =>
+      json(await need().callTool(name, argsJson)),
+    searchTools: async (/** @type {string} */ optionsJson) => json(await need().searchTools(optionsJson)),
+    getToolDefinition: async (/** @type {string} */ name) => json(await need().getToolDefinition(name)),
+    skills: async (/** @type {string} */ op, /** @type {string} */ payloadJson) =>
+      json(await need().skills(op, payloadJson)),
+    session: async (/** @type {string} */ callJson, /** @type {Uint8Array | undefined} */ data) => {
+      const call = JSON.parse(callJson);
+      if (data !== undefined && data !== null) call.data = data;
+      const res = await need().session(call);
+      if (res.ok && res.value instanceof Uint8Array) return res.value;
+      return json(res);
+    },
+  };
+}
