@@ -69,12 +69,17 @@ function precompiledModules(asmJs, mjs) {
   if (start < 0 || end < 0)
     throw new Error("build-python: Emscripten's wasm generator not found in pyodide.asm.js");
   let recorded;
+  // Classes, not functions: the generator calls them with `new`.
   const fake = {
     Function: undefined,
-    Module: (bytes) => {
-      recorded = bytes;
+    Module: class {
+      constructor(bytes) {
+        recorded = bytes;
+      }
     },
-    Instance: () => ({ exports: { f: null } }),
+    Instance: class {
+      exports = { f: null };
+    },
   };
   // Build time, in Node: the generator is pyodide's own code.
   const convert = new Function("WebAssembly", `${asmJs.slice(start, end)}; return convertJsFunctionToWasm;`)(

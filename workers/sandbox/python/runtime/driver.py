@@ -17,12 +17,16 @@ import logging
 import math
 import operator
 import secrets
+import sys
 import time
 import traceback
 
 AGENT_FILE = "<code>"
 CHUNK = 1024
 MAX_DEPTH = 100
+# Below what the isolate's JS stack holds even with exception handling on every frame: past it
+# CPython raises RecursionError instead of the wasm stack overflowing, which kills the interpreter.
+RECURSION_LIMIT = 400
 
 
 class BudgetExceeded(BaseException):
@@ -115,7 +119,7 @@ class _Instrument(ast.NodeTransformer):
 
     def _loop(self, node):
         self.generic_visit(node)
-        node.body.insert(0, self._call(node))
+        node.body.insert(0, self._call(node.body[0] if node.body else node))
         return node
 
     visit_For = visit_AsyncFor = visit_While = _loop
@@ -433,6 +437,7 @@ async def run(code, options, fns, log):
         ast.fix_missing_locations(tree)
         compiled = compile(tree, AGENT_FILE, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
         _install_guard(budget)
+        sys.setrecursionlimit(RECURSION_LIMIT)
         pending = eval(compiled, g)  # noqa: S307 - the code is the user's, in its own isolate
         if pending is not None and hasattr(pending, "__await__"):
             await pending
@@ -444,10 +449,25 @@ async def run(code, options, fns, log):
             report["resultJson"] = text
     except BaseException as e:  # noqa: BLE001
         report["error"] = _describe(e)
+        if budget.tripped is None and _exhausted(budget):
+            # RecursionError inside the guard's refill ends its ticker: every later tick raised
+            # StopIteration, which is what stopped the code.
+            report["error"]["name"] = "RecursionError"
+            report["error"]["message"] = "maximum recursion depth exceeded (the code kept recursing after RecursionError)"
     finally:
         for name in names:
             builtins.__dict__.pop(name, None)
     return json.dumps(report)
+
+
+def _exhausted(budget):
+    try:
+        next(budget.ticker)
+        return False
+    except StopIteration:
+        return True
+    except BaseException:  # noqa: BLE001
+        return False
 
 
 async def _search(env, query, opts):

@@ -113,13 +113,11 @@ export default class PythonSandbox extends WorkerEntrypoint {
       const parsed = JSON.parse(report);
       return JSON.stringify({ ...parsed, logs, logsDropped: dropped });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      return JSON.stringify({
-        resultTruncated: false,
-        logs,
-        logsDropped: dropped,
-        error: { name: "SandboxError", message: `The Python runtime failed: ${message.slice(0, 3_000)}` },
-      });
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 3_000);
+      const error = /maximum call stack/i.test(message)
+        ? { name: "RecursionError", message: `Python recursion exhausted the stack (${message})` }
+        : { name: "SandboxError", message: `The Python runtime failed: ${message}` };
+      return JSON.stringify({ resultTruncated: false, logs, logsDropped: dropped, error });
     }
   }
 }
