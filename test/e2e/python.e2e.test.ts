@@ -50,12 +50,16 @@ except Exception as e:
 
   it("keeps state and files across executions of the session", async () => {
     await py("await state.set('rows', [1, 2, 3])\nawait workspace.write('out/report.txt', 'done ✓')");
-    const r = await py("[await state.get('rows'), await workspace.read('out/report.txt'), [f['path'] for f in await workspace.list()]]");
+    const r = await py(
+      "[await state.get('rows'), await workspace.read('out/report.txt'), [f['path'] for f in await workspace.list()]]",
+    );
     expect(r.result).toEqual([[1, 2, 3], "done ✓", ["out/report.txt"]]);
   });
 
   it("has no network", async () => {
-    const r = await py("import js\ntry:\n    await js.fetch('https://example.com')\n    out = 'reached'\nexcept Exception as e:\n    out = type(e).__name__\nout");
+    const r = await py(
+      "import js\ntry:\n    await js.fetch('https://example.com')\n    out = 'reached'\nexcept Exception as e:\n    out = type(e).__name__\nout",
+    );
     expect(r.result).not.toBe("reached");
   });
 });

@@ -94,6 +94,16 @@ describe("skills.<name>(args) in code", () => {
     expect((await execute(scope, { code: "return await skills.ver()" })).result).toBe(2);
   });
 
+  it("runs skills from Python too, with kwargs or a dict", { timeout: 60_000 }, async () => {
+    const { scope } = await withSkills([{ name: "mul", code: "return args.a * args.b;" }]);
+    const r = await execute(scope, {
+      language: "python",
+      code: "[await skills.mul(a=6, b=7), await skills.mul({'a': 2, 'b': 3})]",
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.result).toEqual([42, 6]);
+  });
+
   it("applies the team's deny list to skills.*", async () => {
     const { scope } = await withSkills([{ name: "secret", code: "return 1;" }]);
     await env.TEAMS.put(

@@ -32,8 +32,10 @@ export async function runSandbox(
   bridge: SandboxBridgeApi | undefined,
 ): Promise<SandboxOutcome> {
   try {
+    const skills = skillModules(request.skills);
+    if (!skills.ok) return { logs: [], error: skills.error, truncated: false };
     if (request.language === "python") {
-      const modules = await pythonModules(loader);
+      const modules = await pythonModules(loader, skills.modules);
       const report = await runIsolate(loader, { mainModule: PYTHON_MAIN, modules }, request, (ep) =>
         callPython(ep, request, bridge),
       );
@@ -42,8 +44,6 @@ export async function runSandbox(
     }
     const compiled = compileAgentCode(request.code, request.language);
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
-    const skills = skillModules(request.skills);
-    if (!skills.ok) return { logs: [], error: skills.error, truncated: false };
     const modules = { ...RUNTIME_MODULES, ...skills.modules, [AGENT_MODULE]: compiled.module };
     const report = await runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
       (ep as IsolateEntrypoint).run(request.isolate, bridge),

@@ -1,8 +1,17 @@
 import type { SandboxBridgeApi, SandboxRequest } from "../../../shared/contract/sandbox";
 import { log } from "../../../shared/log";
+import { RUNTIME_MODULES } from "../generated";
+import { SKILLS_INDEX_MODULE } from "../skill-modules";
 import { PYTHON_MODULES } from "./dist/manifest.mjs";
 
 export const PYTHON_MAIN = "isolate.js";
+/** The TypeScript runtime's modules that run skills (TypeScript) called from Python. */
+const JS_RUNTIME = Object.fromEntries(
+  ["guard.js", "intrinsics.js", "invoke-skills.js", "session.js", "tools.js"].map((name) => [
+    name,
+    RUNTIME_MODULES[name] as string,
+  ]),
+);
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 
 interface PythonEntrypoint {
@@ -24,12 +33,14 @@ let snapshot: Promise<ArrayBuffer | null> | undefined;
  */
 export async function pythonModules(
   loader: WorkerLoader,
+  skills: Record<string, string>,
 ): Promise<Record<string, WorkerLoaderModule | string>> {
   snapshot ??= makeSnapshot(loader);
   const snap = await snapshot;
-  if (!snap) return { ...PYTHON_MODULES, "snapshot.js": "export default null;" };
+  const base = { ...PYTHON_MODULES, ...JS_RUNTIME, ...skills };
+  if (!snap) return { ...base, "snapshot.js": "export default null;" };
   return {
-    ...PYTHON_MODULES,
+    ...base,
     "snapshot.bin": { data: snap },
     "snapshot.js": 'import s from "./snapshot.bin"; export default s;',
   };
@@ -48,7 +59,12 @@ async function makeSnapshot(loader: WorkerLoader): Promise<ArrayBuffer | null> {
   const worker = loader.load({
     compatibilityDate: "2026-04-01",
     mainModule: PYTHON_MAIN,
-    modules: { ...PYTHON_MODULES, "snapshot.js": "export default null;" },
+    modules: {
+      ...PYTHON_MODULES,
+      ...JS_RUNTIME,
+      [SKILLS_INDEX_MODULE]: "export default {};",
+      "snapshot.js": "export default null;",
+    },
     env: {},
     globalOutbound: null,
   });

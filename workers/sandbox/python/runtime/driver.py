@@ -285,14 +285,15 @@ class _Skills:
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
+        env = self._env
 
-        async def run(*_args, **_kwargs):
-            raise _error(
-                "UnsupportedError",
-                f"skills.{name}(): skills are TypeScript and run from TypeScript code (execute with language typescript)",
-            )
+        async def run(*args, **kwargs):
+            text = _args_json(args, kwargs, f"skills.{name}", env.max_arg_chars)
+            return _answer(await env.fns.callSkill(name, text))
 
         return run
+
+    __getitem__ = __getattr__
 
 
 class _Env:

@@ -8,12 +8,18 @@ import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
 import driverSource from "./driver.py";
+// The TypeScript runtime's globals, for the skills (TypeScript modules) Python code calls.
+import { configureGuard } from "./guard.js";
+import { installSkills } from "./invoke-skills.js";
 import { makeBridgeFunctions } from "./py-bridge.js";
 import pyodideWasm from "./pyodide.asm.wasm";
 import { loadPyodide } from "./pyodide.mjs";
 import lockText from "./pyodide-lock.json";
 import stdlibZip from "./python_stdlib.zip";
+import { installSession } from "./session.js";
+import loadedSkills from "./skills.js";
 import snapshotData from "./snapshot.js";
+import { installTools, toJsonText, unwrap } from "./tools.js";
 
 const LOG_LINES = 10_000;
 
@@ -95,6 +101,12 @@ export default class PythonSandbox extends WorkerEntrypoint {
       logs.push(line);
     };
     try {
+      const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
+        toJsonText(value, options.maxArgChars, what);
+      const callSkill = installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap);
+      installTools(bridge, options.maxArgChars, callSkill);
+      installSession(bridge, unwrap);
+      configureGuard(options.timeoutMs, options.maxSteps);
       const py = await boot(false);
       py.setStdout({ batched: (s) => log("log", s) });
       py.setStderr({ batched: (s) => log("error", s) });
@@ -107,7 +119,7 @@ export default class PythonSandbox extends WorkerEntrypoint {
           maxChars: options.maxOutputChars * 2,
           maxArgChars: options.maxArgChars,
         }),
-        makeBridgeFunctions(bridge),
+        makeBridgeFunctions(bridge, callSkill),
         log,
       );
       const parsed = JSON.parse(report);

@@ -4,8 +4,9 @@
 
 /**
  * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @param {(name: string, args: unknown) => Promise<unknown>} callSkill runs a (TypeScript) skill here
  */
-export function makeBridgeFunctions(bridge) {
+export function makeBridgeFunctions(bridge, callSkill) {
   const need = () => {
     if (!bridge) throw new Error("No tools are available in this sandbox");
     return bridge;
@@ -16,6 +17,18 @@ export function makeBridgeFunctions(bridge) {
       json(await need().callTool(name, argsJson)),
     searchTools: async (/** @type {string} */ optionsJson) => json(await need().searchTools(optionsJson)),
     getToolDefinition: async (/** @type {string} */ name) => json(await need().getToolDefinition(name)),
+    callSkill: async (/** @type {string} */ name, /** @type {string} */ argsJson) => {
+      try {
+        const value = await callSkill(name, JSON.parse(argsJson));
+        return json({ ok: true, value: value === undefined ? null : value });
+      } catch (err) {
+        const e = /** @type {{ name?: unknown, message?: unknown }} */ (err ?? {});
+        return json({
+          ok: false,
+          error: { name: String(e.name ?? "Error"), message: String(e.message ?? err) },
+        });
+      }
+    },
     skills: async (/** @type {string} */ op, /** @type {string} */ payloadJson) =>
       json(await need().skills(op, payloadJson)),
     session: async (/** @type {string} */ callJson, /** @type {Uint8Array | undefined} */ data) => {
