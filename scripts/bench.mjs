@@ -8,7 +8,8 @@
 //   1. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
 //   2. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
 //   3. the overhead of an in-code tool call over calling the upstream directly;
-//   4. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 2.
+//   4. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 2;
+//   5. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50).
 // Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays),
 // BENCH_TOOL_CALLS (100: calls per series in section 3).
@@ -21,6 +22,7 @@ import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
 import { runPrivacy } from "./bench/privacy.mjs";
+import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { summarize } from "./bench/stats.mjs";
@@ -181,6 +183,7 @@ async function main() {
     await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
     await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
+    await runPython({ gw });
   } finally {
     await everythingClient.close().catch(() => {});
   }
