@@ -15,7 +15,8 @@ In code:
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
 - state.get/set/delete/keys (JSON) and workspace.write/read/readBytes/list/delete (files) persist in the session; session.info(), session.history().
 - skills.save({ name, description, code, inputSchema? }) keeps code (a function body of \`args\`) for the team; skills.<name>(args) runs it; search_tools finds skills.
-- Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.`;
+- Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.
+language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
 export function toToolResult(result: ExecuteResult) {
