@@ -1,40 +1,38 @@
-import type { CatalogTool } from "../../../shared/contract/tools";
-import { type CatalogIndex, catalogIndex, type ServerInfo, type ToolDoc } from "./catalog-index";
-import { parseQuery, type Query, SYNONYM } from "./query";
-import { mentionedServers } from "./servers";
-import { words } from "./tokenize";
+import { type CatalogTool, jsIdentifier } from "../../../shared/contract/tools";
+import { stem, tokenize, words } from "./tokenize";
 
-export type { ServerInfo } from "./catalog-index";
 export { closeMatches } from "./close-matches";
 
 export interface SearchOptions {
   query?: string;
   server?: string;
   limit?: number;
-  /** the catalog's servers: their names and descriptions are searched too */
-  servers?: ServerInfo[];
-}
-
-export interface RankedTool {
-  tool: CatalogTool;
-  /** the query's words that this tool matched, directly or through a stem, synonym or prefix */
-  matched: string[];
 }
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
-/** The query is a name of the tool / the tool name's words. */
 const EXACT_NAME = 100;
 const NAME_PHRASE = 40;
-/** A tool matching some of the query's terms keeps at least this share of its score. */
-const PARTIAL = 0.4;
-/** Bonus share when the query's verb is the tool's, and when all of the tool's name is asked for. */
-const SAME_VERB = 0.25;
-const WHOLE_NAME = 0.3;
-/** The tools of a server the query names: their score multiplied, plus a little. */
-const NAMED_SERVER = 2;
-const NAMED_SERVER_BASE = 0.5;
+const ALL_TERMS = 6;
+const SAME_WORD = 1;
+const WEIGHTS = {
+  name: { exact: 10, prefix: 6 },
+  server: { exact: 4, prefix: 2 },
+  title: { exact: 4, prefix: 2 },
+  description: { exact: 2, prefix: 1 },
+} as const;
+type Field = keyof typeof WEIGHTS;
+
+interface Indexed {
+  tool: CatalogTool;
+  fields: Record<Field, Set<string>>;
+  /** The tool name's words, in order (`list_issues` → `list issues`). */
+  phrase: string;
+  /** The tool name's words as written, unstemmed: an exact word beats a stem match a little. */
+  nameWords: Set<string>;
+  exact: Set<string>;
+}
 
 /**
  * Tools matching `query` (all tools when it is empty), best first, ties by qualified name; only tools of
@@ -51,65 +49,93 @@ export function clampLimit(limit: number | undefined): number {
 
 /** Every tool `searchCatalog` would return, in the same order, without the limit (for totals and paging). */
 export function rankCatalog(tools: CatalogTool[], opts: Omit<SearchOptions, "limit">): CatalogTool[] {
-  return rankTools(tools, opts).map((hit) => hit.tool);
-}
-
-/** `rankCatalog` with the query words each tool matched. */
-export function rankTools(tools: CatalogTool[], opts: Omit<SearchOptions, "limit">): RankedTool[] {
-  const text = opts.query?.trim() ?? "";
-  const inServer = (tool: CatalogTool) => opts.server === undefined || tool.server === opts.server;
-  const index = catalogIndex(tools, opts.servers);
-  const query = parseQuery(text, index.bm25.postings);
-  if (query.concepts.length === 0) {
-    return tools
-      .filter(inServer)
-      .sort(byName)
-      .map((tool) => ({ tool, matched: [] }));
-  }
-  const scores = conceptScores(index, query);
-  const named = mentionedServers(text, query.concepts, index.servers);
-  const lower = text.toLowerCase();
-  const phrase = words(text).join(" ");
-  const hits: { tool: CatalogTool; score: number; matched: string[] }[] = [];
-  index.docs.forEach((doc, d) => {
-    if (!inServer(doc.tool)) return;
-    const matched = query.concepts.filter((_, c) => scores[c]![d]! > 0).map((concept) => concept.label);
-    const content = scores.reduce((sum, perDoc) => sum + perDoc[d]!, 0);
-    let score = content * (PARTIAL + ((1 - PARTIAL) * matched.length) / query.concepts.length);
-    score *=
-      (query.verb !== undefined && query.verb === doc.verb ? 1 + SAME_VERB : 1) * nameBonus(doc, query);
-    if (named.has(doc.tool.server)) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
-    if (doc.exact.has(lower)) score += EXACT_NAME;
-    if (phrase === doc.phrase) score += NAME_PHRASE;
-    if (score > 0) hits.push({ tool: doc.tool, score, matched });
-  });
-  return hits
+  const pool = opts.server === undefined ? tools : tools.filter((tool) => tool.server === opts.server);
+  const query = opts.query?.trim() ?? "";
+  const terms = [...new Set(tokenize(query))];
+  if (terms.length === 0) return [...pool].sort(byName);
+  const index = pool.map(indexTool);
+  const idf = inverseFrequencies(index);
+  const phrase = words(query).join(" ");
+  return index
+    .map((entry) => ({ tool: entry.tool, score: score(entry, query.toLowerCase(), phrase, terms, idf) }))
+    .filter((hit) => hit.score > 0)
     .sort((a, b) => b.score - a.score || byName(a.tool, b.tool))
-    .map(({ tool, matched }) => ({ tool, matched }));
-}
-
-/** Per concept, per tool: the best score of its stems (a synonym counts once, not on top of the word). */
-function conceptScores(index: CatalogIndex, query: Query): Float64Array[] {
-  return query.concepts.map((concept) => {
-    const best = new Float64Array(index.docs.length);
-    for (const [s, weight] of concept.stems) {
-      for (const { doc, score } of index.bm25.postings.get(s) ?? []) {
-        best[doc] = Math.max(best[doc]!, weight * score);
-      }
-    }
-    return best;
-  });
-}
-
-/** 1 + WHOLE_NAME × the share of the tool name's stems that the query asks for (its object and verb). */
-function nameBonus(doc: ToolDoc, query: Query): number {
-  let asked = 0;
-  for (const s of doc.name) {
-    if (query.concepts.some((concept) => (concept.stems.get(s) ?? 0) >= SYNONYM)) asked++;
-  }
-  return 1 + (WHOLE_NAME * asked) / (doc.name.size || 1);
+    .map((hit) => hit.tool);
 }
 
 function byName(a: CatalogTool, b: CatalogTool): number {
   return a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0;
+}
+
+function stems(text: string | undefined): Set<string> {
+  return new Set(text ? tokenize(text).map(stem) : []);
+}
+
+function indexTool(tool: CatalogTool): Indexed {
+  const js = jsIdentifier(tool.name);
+  const exact = [tool.qualifiedName, tool.name, js, `${tool.server}.${js}`, `tools.${tool.server}.${js}`];
+  return {
+    tool,
+    fields: {
+      name: stems(tool.name),
+      server: stems(tool.server),
+      title: stems(tool.title),
+      description: stems(tool.description),
+    },
+    phrase: words(tool.name).join(" "),
+    nameWords: new Set(words(tool.name)),
+    exact: new Set(exact.map((name) => name.toLowerCase())),
+  };
+}
+
+/** Per stem: ln(1 + N/df) / ln(1 + N), so a stem in every tool weighs least and a rare one 1. */
+function inverseFrequencies(index: Indexed[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const entry of index) {
+    const seen = new Set(Object.values(entry.fields).flatMap((set) => [...set]));
+    for (const s of seen) df.set(s, (df.get(s) ?? 0) + 1);
+  }
+  const n = index.length;
+  const idf = new Map<string, number>();
+  for (const [s, count] of df) idf.set(s, Math.log(1 + n / count) / Math.log(1 + n));
+  return idf;
+}
+
+function fieldMatch(field: Set<string>, term: string, termStem: string): "exact" | "prefix" | undefined {
+  if (field.has(termStem)) return "exact";
+  if (term.length < 3) return undefined;
+  for (const s of field) if (s.startsWith(termStem)) return "prefix";
+  return undefined;
+}
+
+function termScore(entry: Indexed, term: string, idf: Map<string, number>): number {
+  const termStem = stem(term);
+  let total = 0;
+  for (const field of Object.keys(WEIGHTS) as Field[]) {
+    const match = fieldMatch(entry.fields[field], term, termStem);
+    if (!match) continue;
+    const rarity = idf.get(termStem) ?? 1;
+    const weight = field === "description" ? rarity : 0.5 + 0.5 * rarity;
+    total += WEIGHTS[field][match] * weight;
+  }
+  return total;
+}
+
+function score(
+  entry: Indexed,
+  query: string,
+  phrase: string,
+  terms: string[],
+  idf: Map<string, number>,
+): number {
+  let total = entry.exact.has(query) ? EXACT_NAME : 0;
+  if (phrase === entry.phrase) total += NAME_PHRASE;
+  let matched = 0;
+  for (const term of terms) {
+    const s = termScore(entry, term, idf);
+    if (s > 0) matched++;
+    total += s + (entry.nameWords.has(term) ? SAME_WORD : 0);
+  }
+  if (terms.length > 1 && matched === terms.length) total += ALL_TERMS;
+  return total;
 }

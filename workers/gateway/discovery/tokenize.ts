@@ -1,6 +1,6 @@
 /** Words and names → search terms: lowercase, split at non-alphanumerics and camelCase/snake_case boundaries. */
 
-export const STOPWORDS = new Set(
+const STOPWORDS = new Set(
   (
     "a an and are as at be by can do for from has have how i if in into is it its me my of on or our so " +
     "than that the their them then there these this those to use used using via was we what when which " +
@@ -25,29 +25,14 @@ export function tokenize(text: string): string[] {
   return useful.length > 0 ? useful : all;
 }
 
-/** Words whose regular stem would meet an unrelated word (`settings` → `set`). */
-const KEEP = new Map([
-  ["setting", "setting"],
-  ["settings", "setting"],
-  ["news", "news"],
-]);
-
-/**
- * A light English stemmer so that `issues`/`issue`, `creating`/`create` and `stopped`/`stop` meet:
- * plural `-s`/`-es`/`-ies`, then `-ing`/`-ed` (undoubling a final consonant), then a final `-e`.
- */
+/** A light English stemmer so that `issues`/`issue` and `creating`/`create` meet. */
 export function stem(word: string): string {
-  const kept = KEEP.get(word);
-  if (kept !== undefined) return kept;
   let w = word;
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  const suffix = w.length > 5 && w.endsWith("ing") ? 3 : w.length > 4 && w.endsWith("ed") ? 2 : 0;
-  if (suffix > 0 && /[aeiouy]/.test(w.slice(0, -suffix))) {
-    w = w.slice(0, -suffix);
-    if (w.length > 3 && /([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1);
-  }
+  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   return w;
 }
