@@ -56,6 +56,70 @@ except Exception as e:
     expect(r.result).toEqual([[1, 2, 3], "done ✓", ["out/report.txt"]]);
   });
 
+  it("converts results to JSON-safe values and truncates large ones", async () => {
+    const r = await py(`import dataclasses, decimal
+@dataclasses.dataclass
+class P:
+    x: int
+{"s": sorted({3, 1}), "none": None, "inf": float("-inf"), "dc": P(1), "dec": decimal.Decimal("1.10"), 7: True}`);
+    expect(r.result).toEqual({
+      s: [1, 3],
+      none: null,
+      inf: "-Infinity",
+      dc: { x: 1 },
+      dec: "1.10",
+      "7": true,
+    });
+    const big = await py("'x' * 100_000");
+    expect(big.stats.truncated).toBe(true);
+    expect(String(big.result).length).toBeLessThan(30_000);
+  });
+
+  it("runs the standard library modules agents use, and top-level await", async () => {
+    const r = await py(`import json, re, collections, itertools, statistics, datetime, math, csv, io, asyncio
+await asyncio.sleep(0)
+rows = list(csv.DictReader(io.StringIO("a,b\\n1,2\\n3,4\\n")))
+[json.loads('{"k": [1]}')["k"][0], re.sub(r"[0-9]", "#", "a1b2"), collections.Counter("aab").most_common(1)[0][0],
+ list(itertools.islice(itertools.count(5), 2)), statistics.median([3, 1, 2]), datetime.date(2024, 1, 31).isoformat(),
+ math.isqrt(17), [r["b"] for r in rows]]`);
+    expect(r.result).toEqual([1, "a#b#", "a", [5, 6], 2, "2024-01-31", 4, ["2", "4"]]);
+  });
+
+  for (const [label, code] of [
+    ["for over an endless iterator", "import itertools\nfor _ in itertools.count():\n    pass"],
+    ["a comprehension", "import itertools\n[x for x in itertools.count()]"],
+    [
+      "except BaseException swallowing the stop",
+      "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass",
+    ],
+    [
+      "recursion that catches everything",
+      "def f():\n    try:\n        f()\n    except BaseException:\n        f()\nf()",
+    ],
+  ] as const) {
+    it(`stops ${label}, and the next execution runs normally`, async () => {
+      const r = await py(code, 1_000);
+      expect(r.error?.name).toMatch(/TimeoutError|RecursionError/);
+      expect((await py("1 + 1")).result).toBe(2);
+    });
+  }
+
+  it("ends unbounded recursion as RecursionError", async () => {
+    expect((await py("def f(n):\n    return f(n + 1)\nf(0)")).error).toMatchObject({
+      name: "RecursionError",
+    });
+  });
+
+  it("sees no bindings and keeps nothing between executions", async () => {
+    const first = await py(
+      "import builtins, js\nbuiltins.leak = 1\nglobal_leak = 2\n[k for k in dir(js) if k.isupper()]",
+    );
+    expect(first.error).toBeUndefined();
+    expect(JSON.stringify(first.result)).not.toMatch(/LOADER|SESSIONS|SCHEMA_CACHE|TEAMS|DEMO|SKILLS/);
+    const second = await py("import builtins\n[hasattr(builtins, 'leak'), 'global_leak' in globals()]");
+    expect(second.result).toEqual([false, false]);
+  });
+
   it("has no network", async () => {
     const r = await py(
       "import js\ntry:\n    await js.fetch('https://example.com')\n    out = 'reached'\nexcept Exception as e:\n    out = type(e).__name__\nout",
