@@ -9,7 +9,9 @@
 //   2. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
 //   3. the overhead of an in-code tool call over calling the upstream directly;
 //   4. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 2;
-//   5. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50).
+//   5. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50);
+//   6. discovery quality: recall@1/@5 and MRR of search_tools vs a BM25 baseline on the labeled
+//      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency.
 // Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays),
 // BENCH_TOOL_CALLS (100: calls per series in section 3).
@@ -18,6 +20,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runDefinitions } from "./bench/definitions.mjs";
+import { runDiscovery } from "./bench/discovery.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
@@ -184,6 +187,7 @@ async function main() {
     await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
     await runPython({ gw });
+    await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
   } finally {
     await everythingClient.close().catch(() => {});
   }

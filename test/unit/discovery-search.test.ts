@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../shared/contract/tools";
-import { closeMatches, rankCatalog, searchCatalog } from "../../workers/gateway/discovery/search";
-import { stem, tokenize } from "../../workers/gateway/discovery/tokenize";
+import { closeMatches, rankCatalog, rankTools, searchCatalog } from "../../workers/gateway/discovery/search";
+import { firstSentence } from "../../workers/gateway/discovery/sentence";
+import { searchTools } from "../../workers/gateway/discovery/service";
+import { stem, tokenize, words } from "../../workers/gateway/discovery/tokenize";
+import type { Catalog } from "../../workers/gateway/upstreams";
 
 function t(server: string, name: string, description: string, title?: string): CatalogTool {
   return {
@@ -59,12 +62,28 @@ describe("tokenize", () => {
     expect(tokenize("the")).toEqual(["the"]);
   });
 
+  it("keeps brand names whole in prose, split only in identifiers", () => {
+    expect(words("GitHub arXiv")).toEqual(["git", "hub", "ar", "xiv"]);
+    expect(words("GitHub arXiv", false)).toEqual(["github", "arxiv"]);
+    expect(words("list_directory_with-sizes.v2", false)).toEqual([
+      "list",
+      "directory",
+      "with",
+      "sizes",
+      "v2",
+    ]);
+  });
+
   it("stems plurals and verb endings so that they meet", () => {
     expect(stem("issues")).toBe(stem("issue"));
     expect(stem("repositories")).toBe(stem("repository"));
     expect(stem("creating")).toBe(stem("create"));
     expect(stem("searches")).toBe(stem("search"));
     expect(stem("status")).toBe("status");
+    expect(stem("stopped")).toBe(stem("stop"));
+    expect(stem("running")).toBe(stem("run"));
+    expect(stem("added")).toBe(stem("add"));
+    expect(stem("settings")).not.toBe(stem("set"));
   });
 });
 
@@ -89,10 +108,14 @@ describe("searchCatalog", () => {
   });
 
   it("ranks name matches above description matches", () => {
-    expect(search("create issue").slice(0, 2)).toEqual(["github.create_issue", "github.list_issues"]);
+    expect(search("create issue")[0]).toBe("github.create_issue");
     expect(search("list issues")[0]).toBe("github.list_issues");
     expect(search("issues")[0]).toBe("github.list_issues");
-    expect(search("tickets")).toEqual(["demo.list_tickets", "demo.create_ticket", "demo.get_ticket"]);
+    expect(search("tickets").slice(0, 3)).toEqual([
+      "demo.list_tickets",
+      "demo.create_ticket",
+      "demo.get_ticket",
+    ]);
     expect(search("customer")[0]).toBe("demo.search_customers");
     expect(search("sum")).toEqual(["everything.get-sum"]);
     expect(search("echo")).toEqual(["everything.echo"]);
@@ -129,7 +152,7 @@ describe("searchCatalog", () => {
       "github.search_code",
       "github.search_repositories",
     ]);
-    expect(search("ticket", { server: "github" })).toEqual([]);
+    expect(search("customer", { server: "github" })).toEqual([]);
     expect(search("", { server: "nope" })).toEqual([]);
   });
 
@@ -163,6 +186,146 @@ describe("searchCatalog", () => {
     searchCatalog(CATALOG, {});
     searchCatalog(CATALOG, { query: "issue" });
     expect(CATALOG).toEqual(copy);
+  });
+});
+
+const MORE: CatalogTool[] = [
+  ...CATALOG,
+  t("filesystem", "create_directory", "Create a new directory or ensure a directory exists."),
+  t(
+    "filesystem",
+    "list_directory",
+    "Get a detailed listing of all files and directories in a specified path.",
+  ),
+  t("filesystem", "move_file", "Move or rename files and directories."),
+  t("redis", "set", "Set a Redis key-value pair with optional expiration"),
+  t("redis", "get", "Get value by key from Redis"),
+  t("redis", "delete", "Delete one or more keys from Redis"),
+  t("gitlab", "create_issue", "Create a new issue in a GitLab project"),
+  t("gitlab", "create_merge_request", "Create a new merge request in a GitLab project"),
+  t(
+    "kubernetes",
+    "kubectl_get",
+    "Get or list Kubernetes resources by resource type, name, and optionally namespace",
+  ),
+  t(
+    "kubernetes",
+    "kubectl_delete",
+    "Delete Kubernetes resources by resource type, name, labels, or from a manifest file",
+  ),
+  t("slack", "slack_list_channels", "List public or pre-defined channels in the workspace with pagination"),
+  t("slack", "slack_get_channel_history", "Get recent messages from a channel"),
+  t("notion", "API-post-page", "Notion | Create a page"),
+  t("notion", "API-delete-a-block", "Notion | Delete a block"),
+];
+const SERVERS = [
+  { name: "github", description: "GitHub: repositories, issues, pull requests" },
+  { name: "kubernetes", description: "Kubernetes cluster via kubectl" },
+];
+const find = (query: string) => names(rankCatalog(MORE, { query, servers: SERVERS }));
+
+describe("ranking by meaning", () => {
+  it("meets synonyms and abbreviations: folder, repo, PR, k8s, cache, remove", () => {
+    expect(find("make a new folder")[0]).toBe("filesystem.create_directory");
+    expect(find("rename a file")[0]).toBe("filesystem.move_file");
+    expect(find("search repos")[0]).toBe("github.search_repositories");
+    expect(find("open a PR")[0]).toBe("github.create_pull_request");
+    expect(find("new MR")[0]).toBe("gitlab.create_merge_request");
+    expect(find("cache a value under a key")[0]).toBe("redis.set");
+    expect(find("remove a cached key")[0]).toBe("redis.delete");
+    expect(find("remove pods in k8s")[0]).toBe("kubernetes.kubectl_delete");
+  });
+
+  it("matches the action verb and the object of the tool's name", () => {
+    expect(find("list the files in a folder")[0]).toBe("filesystem.list_directory");
+    expect(find("post a notion page")[0]).toBe("notion.API-post-page");
+    expect(find("delete a notion block")[0]).toBe("notion.API-delete-a-block");
+    expect(find("which slack channels exist")[0]).toBe("slack.slack_list_channels");
+  });
+
+  it("keeps a pull request apart from a request", () => {
+    expect(find("pull requests")[0]).toBe("github.create_pull_request");
+    expect(find("requests")).not.toContain("github.create_pull_request");
+  });
+
+  it("prefers the tools of a server the query names, without dropping the others", () => {
+    const github = find("github issues");
+    expect(github.slice(0, 4).every((name) => name.startsWith("github."))).toBe(true);
+    expect(github).toContain("gitlab.create_issue");
+    expect(find("gitlab issues")[0]).toBe("gitlab.create_issue");
+    expect(find("k8s")[0]?.startsWith("kubernetes.")).toBe(true);
+    expect(find("list resources in kubernetes")[0]).toBe("kubernetes.kubectl_get");
+  });
+
+  it("gives each tool the query words it matched, as written", () => {
+    const hits = rankTools(MORE, { query: "make a new folder", servers: SERVERS });
+    expect(hits[0]).toMatchObject({ tool: { qualifiedName: "filesystem.create_directory" } });
+    expect(hits[0]?.matched).toEqual(["make", "folder"]);
+    const issues = rankTools(MORE, { query: "GitHub issues", servers: SERVERS });
+    expect(issues[0]?.matched).toEqual(["github", "issues"]);
+    expect(rankTools(MORE, { query: "" }).every((hit) => hit.matched.length === 0)).toBe(true);
+  });
+
+  it("ranks equal scores by qualified name, whatever the catalog order", () => {
+    const hits = rankTools([...MORE].reverse(), { query: "create issue" });
+    const ties = hits.filter((hit) => hit.score === hits[0]?.score).map((hit) => hit.tool.qualifiedName);
+    expect(ties).toEqual([...ties].sort());
+    expect(names(rankCatalog([...MORE].reverse(), { query: "delete" }))).toEqual(
+      names(rankCatalog(MORE, { query: "delete" })),
+    );
+  });
+});
+
+describe("search_tools answers", () => {
+  const catalog: Catalog = {
+    tools: [
+      ...MORE,
+      t(
+        "demo",
+        "ticket_stats",
+        'Count tickets grouped by status, optionally restricted by the same filters as list_tickets (e.g. a creation date range, or status "open"). Much cheaper than listing tickets.',
+      ),
+    ],
+    servers: [{ name: "github", state: "ok", tools: 8, description: "GitHub: repositories, issues" }],
+  };
+
+  it("list matched words at summary and full detail, not at name detail, and the total", () => {
+    const summary = searchTools(catalog, { query: "make a new folder", limit: 1 });
+    expect(summary.tools[0]).toMatchObject({
+      name: "filesystem.create_directory",
+      matched: ["make", "folder"],
+    });
+    expect(summary.total).toBeGreaterThan(1);
+    const full = searchTools(catalog, { query: "make a new folder", limit: 1, detail: "full" });
+    expect(full.tools[0]?.matched).toEqual(["make", "folder"]);
+    const bare = searchTools(catalog, { query: "make a new folder", limit: 1, detail: "name" });
+    expect(bare.tools[0]).toEqual({ name: "filesystem.create_directory" });
+    expect(searchTools(catalog, { limit: 1 }).tools[0]?.matched).toBeUndefined();
+  });
+
+  it("summarize descriptions without cutting at abbreviations", () => {
+    const stats = searchTools(catalog, { query: "demo.ticket_stats", limit: 1 }).tools[0];
+    expect(stats?.description).toBe(
+      'Count tickets grouped by status, optionally restricted by the same filters as list_tickets (e.g. a creation date range, or status "open").',
+    );
+  });
+});
+
+describe("firstSentence", () => {
+  it("ends at a sentence, not at an abbreviation, initial or decimal", () => {
+    expect(firstSentence("Lists files. Then more.", 200)).toBe("Lists files.");
+    expect(firstSentence("Filters, i.e. state or labels, apply. More.", 200)).toBe(
+      "Filters, i.e. state or labels, apply.",
+    );
+    expect(firstSentence("Pages, images, etc. are listed. More.", 200)).toBe(
+      "Pages, images, etc. are listed.",
+    );
+    expect(firstSentence("Compare A vs. B quickly. More.", 200)).toBe("Compare A vs. B quickly.");
+    expect(firstSentence("Waits approx. 5 s. More.", 200)).toBe("Waits approx. 5 s.");
+    expect(firstSentence("By J. Smith, version 1.5 only. More.", 200)).toBe("By J. Smith, version 1.5 only.");
+    expect(firstSentence("Does it work? Yes.", 200)).toBe("Does it work?");
+    expect(firstSentence("  No period at all\nsecond line.", 200)).toBe("No period at all");
+    expect(firstSentence("A long sentence.", 6)).toBe("A lon…");
   });
 });
 

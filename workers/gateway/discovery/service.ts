@@ -1,8 +1,9 @@
-import type { CatalogTool, DetailLevel } from "../../../shared/contract/tools";
+import type { DetailLevel } from "../../../shared/contract/tools";
 import { findTool } from "../bridge/call-tool";
 import type { SearchInput } from "../bridge/discovery-io";
 import type { Catalog } from "../upstreams";
-import { rankCatalog } from "./search";
+import { type RankedTool, rankTools } from "./search";
+import { firstSentence } from "./sentence";
 import { callSignature, toolDeclaration } from "./typescript";
 
 export interface ToolEntry {
@@ -10,6 +11,8 @@ export interface ToolEntry {
   title?: string;
   description?: string;
   signature?: string;
+  /** the query's words this tool matched (after stemming, synonyms and verb groups) */
+  matched?: string[];
   inputSchema?: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
@@ -36,6 +39,8 @@ export interface ToolDefinition {
 }
 
 const SUMMARY_CHARS = 200;
+/** At most this many matched words per tool entry. */
+const MAX_MATCHED = 8;
 
 /** `search_tools`, `GET /v1/tools` and in-code `searchTools`: one implementation. */
 export function searchTools(catalog: Catalog, input: SearchInput): SearchResult {
@@ -46,10 +51,14 @@ export function searchTools(catalog: Catalog, input: SearchInput): SearchResult 
       `unknown server "${input.server}"; servers: ${catalog.servers.map((s) => s.name).join(", ") || "none"}`,
     );
   }
-  const all = rankCatalog(catalog.tools, { query: input.query, server: input.server });
+  const all = rankTools(catalog.tools, {
+    query: input.query,
+    server: input.server,
+    servers: catalog.servers,
+  });
   const limit = input.limit ?? 20;
   return {
-    tools: all.slice(0, limit).map((tool) => entry(tool, detail)),
+    tools: all.slice(0, limit).map((hit) => entry(hit, detail)),
     total: all.length,
     ...(warnings.length ? { warnings } : {}),
   };
@@ -72,12 +81,13 @@ export function toolDefinition(catalog: Catalog, name: string): ToolDefinition {
   };
 }
 
-function entry(tool: CatalogTool, detail: DetailLevel): ToolEntry {
+function entry({ tool, matched }: RankedTool, detail: DetailLevel): ToolEntry {
   if (detail === "name") return { name: tool.qualifiedName };
   const summary: ToolEntry = {
     name: tool.qualifiedName,
-    ...(tool.description ? { description: firstSentence(tool.description) } : {}),
+    ...(tool.description ? { description: firstSentence(tool.description, SUMMARY_CHARS) } : {}),
     signature: callSignature(tool),
+    ...(matched.length > 0 ? { matched: matched.slice(0, MAX_MATCHED) } : {}),
   };
   if (detail === "summary") return summary;
   return {
@@ -88,12 +98,6 @@ function entry(tool: CatalogTool, detail: DetailLevel): ToolEntry {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
   };
-}
-
-function firstSentence(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  const sentence = /^.*?[.!?](\s|$)/.exec(line)?.[0]?.trim() ?? line;
-  return sentence.length > SUMMARY_CHARS ? `${sentence.slice(0, SUMMARY_CHARS - 1)}…` : sentence;
 }
 
 function catalogWarnings(catalog: Catalog): string[] {

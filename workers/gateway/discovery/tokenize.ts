@@ -1,18 +1,24 @@
 /** Words and names → search terms: lowercase, split at non-alphanumerics and camelCase/snake_case boundaries. */
 
-const STOPWORDS = new Set(
+export const STOPWORDS = new Set(
   (
-    "a an and are as at be by can do for from has have how i if in into is it its me my of on or our so " +
-    "than that the their them then there these this those to use used using via was we what when which " +
-    "will with you your"
+    "a about above already also am among an and any are as at be been being below but by can could " +
+    "did do does doing everything for from had has have he her his how i if in inside into is it its " +
+    "just me my of on onto or our please she should so some still than that the their them then " +
+    "there these they this those to too toward towards under upon use used using very via want was " +
+    "we were what when where which while who whom whose why will with within would yet you your"
   ).split(" "),
 );
 
-/** Splits `listIssues`, `get-sum`, `HTTPServer2` and prose into lowercase words (no stopword removal). */
-export function words(text: string): string[] {
-  return text
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+/**
+ * Splits `listIssues`, `get-sum`, `HTTPServer2` and prose into lowercase words (no stopword removal);
+ * with `splitCase` false, `GitHub` and `arXiv` stay one word each (prose, not identifiers).
+ */
+export function words(text: string, splitCase = true): string[] {
+  const split = splitCase
+    ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+    : text;
+  return split
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
@@ -25,14 +31,29 @@ export function tokenize(text: string): string[] {
   return useful.length > 0 ? useful : all;
 }
 
-/** A light English stemmer so that `issues`/`issue` and `creating`/`create` meet. */
+/** Words whose regular stem would meet an unrelated word (`settings` → `set`). */
+const KEEP = new Map([
+  ["setting", "setting"],
+  ["settings", "setting"],
+  ["news", "news"],
+]);
+
+/**
+ * A light English stemmer so that `issues`/`issue`, `creating`/`create` and `stopped`/`stop` meet:
+ * plural `-s`/`-es`/`-ies`, then `-ing`/`-ed` (undoubling a final consonant), then a final `-e`.
+ */
 export function stem(word: string): string {
+  const kept = KEEP.get(word);
+  if (kept !== undefined) return kept;
   let w = word;
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   if (w.length > 4 && /(ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  const suffix = w.length > 5 && w.endsWith("ing") ? 3 : w.length > 4 && w.endsWith("ed") ? 2 : 0;
+  if (suffix > 0 && /[aeiouy]/.test(w.slice(0, -suffix))) {
+    w = w.slice(0, -suffix);
+    if (w.length > 3 && /([^aeioulsz])\1$/.test(w)) w = w.slice(0, -1);
+  }
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   return w;
 }

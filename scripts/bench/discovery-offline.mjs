@@ -1,0 +1,195 @@
+// Discovery quality without a gateway: workers/gateway/discovery/search.ts bundled with esbuild and
+// run in Node over the 297-tool corpus (bench/discovery/servers.mjs) for every labeled intent of
+// bench/discovery/intents.json, next to a textbook BM25 baseline (bench/discovery/bm25.mjs).
+// Prints recall@1, recall@5 and MRR per half (tune / holdout) and overall, and in-process ranking
+// latency p50/p99 per query with all 297 tools.
+//
+//   node scripts/bench/discovery-offline.mjs                  metrics + latency
+//   node scripts/bench/discovery-offline.mjs --failures       + every intent whose first result is not accepted
+//   node scripts/bench/discovery-offline.mjs --failures --half tune   only the tune half's failures
+//   node scripts/bench/discovery-offline.mjs --json           the figures as JSON
+//   node scripts/bench/discovery-offline.mjs --ref HEAD~1     search.ts of that git revision instead
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+import { bm25Index, evaluate, METRIC_HEADER, metricRows } from "../../bench/discovery/bm25.mjs";
+import { corpusCatalog, corpusServers, loadIntents } from "../../bench/discovery/servers.mjs";
+import { ms, percentile, table } from "./stats.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+const LATENCY_ROUNDS = 5;
+
+/**
+ * search.ts as an ES module in a temp directory, imported: the working tree's, or with `ref` the one of
+ * that git revision (its workers/gateway and shared, from `git archive`), to compare with a past ranking.
+ */
+export async function loadSearch(ref) {
+  const dir = mkdtempSync(join(tmpdir(), "discovery-bench-"));
+  try {
+    let base = root;
+    if (ref !== undefined) {
+      base = join(dir, "tree");
+      mkdirSync(base);
+      const tar = join(dir, "tree.tar");
+      execFileSync("git", [
+        "-C",
+        root,
+        "archive",
+        "--format=tar",
+        "-o",
+        tar,
+        ref,
+        "workers/gateway",
+        "shared",
+      ]);
+      execFileSync("tar", ["-xf", tar, "-C", base]);
+    }
+    const bundled = await build({
+      entryPoints: [join(base, "workers/gateway/discovery/search.ts")],
+      bundle: true,
+      write: false,
+      format: "esm",
+      platform: "neutral",
+      nodePaths: [join(root, "node_modules")],
+      logLevel: "silent",
+    });
+    const file = join(dir, "search.mjs");
+    writeFileSync(file, bundled.outputFiles[0].text);
+    return await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Per-query latencies (ms) of `rank` over every intent: one warm-up round, then LATENCY_ROUNDS. */
+function timeRanking(rank, intents) {
+  for (const intent of intents) rank(intent.intent);
+  const latencies = [];
+  for (let round = 0; round < LATENCY_ROUNDS; round++)
+    for (const intent of intents) {
+      const t0 = performance.now();
+      rank(intent.intent);
+      latencies.push(performance.now() - t0);
+    }
+  return latencies;
+}
+
+/** Failures of one evaluation: intents whose first result is not accepted. */
+export function failures(intents, evaluation) {
+  return intents
+    .filter((intent) => evaluation.ranks[intent.id] !== 1)
+    .map((intent) => ({
+      id: intent.id,
+      half: intent.half,
+      intent: intent.intent,
+      expected: intent.accept,
+      rank: evaluation.ranks[intent.id],
+      got: evaluation.results[intent.id].slice(0, 3),
+    }));
+}
+
+export function formatFailures(list) {
+  return list
+    .map(
+      (f) =>
+        `[${f.half}] ${f.id}: "${f.intent}"\n` +
+        `    expected: ${f.expected.join(", ")}  (first accepted at ${f.rank > 0 ? `#${f.rank}` : "—"})\n` +
+        `    got:      ${f.got.length > 0 ? f.got.join(", ") : "(nothing)"}`,
+    )
+    .join("\n");
+}
+
+export async function runDiscoveryOffline({ showFailures = false, half, json = false, ref } = {}) {
+  const search = await loadSearch(ref);
+  const catalog = corpusCatalog();
+  // The servers' names and descriptions, as the gateway has them from the team's configuration (one
+  // array, so search.ts's per-catalog index cache holds; a ranking that does not take them ignores them).
+  const servers = corpusServers().map(({ name, description }) => ({ name, description }));
+  const intents = loadIntents();
+  const rankSearch = (query) =>
+    search.rankCatalog(catalog, { query, servers }).map((tool) => tool.qualifiedName);
+  const bm25 = bm25Index(catalog);
+  const rankBm25 = (query) => bm25.rank(query);
+
+  const ours = await evaluate(rankSearch, intents);
+  const baseline = await evaluate(rankBm25, intents);
+  const latency = timeRanking(rankSearch, intents);
+  const bm25Latency = timeRanking(rankBm25, intents);
+  const ourFailures = failures(
+    intents.filter((i) => half === undefined || i.half === half),
+    ours,
+  );
+
+  if (json) {
+    const strip = ({ tune, holdout, all }) => ({ tune, holdout, all });
+    console.log(
+      JSON.stringify(
+        {
+          ranking: ref ?? "working tree",
+          tools: catalog.length,
+          intents: intents.length,
+          search_tools: strip(ours),
+          bm25: strip(baseline),
+          latencyMs: { p50: percentile(latency, 50), p99: percentile(latency, 99) },
+          bm25LatencyMs: { p50: percentile(bm25Latency, 50), p99: percentile(bm25Latency, 99) },
+          ...(showFailures && { failures: ourFailures }),
+        },
+        null,
+        2,
+      ),
+    );
+    return { ours, baseline, latency };
+  }
+
+  const tune = intents.filter((i) => i.half === "tune").length;
+  console.log(
+    `Discovery quality, in process (search.ts of ${ref ?? "the working tree"}): ${catalog.length} corpus tools, ${intents.length} intents ` +
+      `(${tune} tune, ${intents.length - tune} holdout)\n`,
+  );
+  console.log(
+    table(
+      METRIC_HEADER,
+      metricRows([
+        ["search_tools (search.ts)", ours],
+        ["BM25 baseline", baseline],
+      ]),
+    ),
+  );
+  console.log(
+    `\nranking latency per query (${catalog.length} tools, ${latency.length} queries): ` +
+      `search.ts p50 ${ms(percentile(latency, 50))}, p99 ${ms(percentile(latency, 99))}; ` +
+      `BM25 (prebuilt index) p50 ${ms(percentile(bm25Latency, 50))}, p99 ${ms(percentile(bm25Latency, 99))}`,
+  );
+  if (showFailures) {
+    console.log(
+      `\nsearch_tools misses at rank 1${half ? ` (${half} half)` : ""}: ${ourFailures.length}\n` +
+        formatFailures(ourFailures),
+    );
+  }
+  return { ours, baseline, latency };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: {
+      failures: { type: "boolean", default: false },
+      half: { type: "string" },
+      json: { type: "boolean", default: false },
+      ref: { type: "string" },
+    },
+  });
+  if (values.half !== undefined && values.half !== "tune" && values.half !== "holdout") {
+    console.error('--half must be "tune" or "holdout"');
+    process.exit(2);
+  }
+  await runDiscoveryOffline({
+    showFailures: values.failures,
+    half: values.half,
+    json: values.json,
+    ref: values.ref,
+  });
+}

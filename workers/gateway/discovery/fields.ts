@@ -1,0 +1,77 @@
+import type { CatalogTool } from "../../../shared/contract/tools";
+import { firstSentence } from "./sentence";
+import { stemsOf } from "./terms";
+
+/**
+ * What a tool is searched by, field by field, with each field's weight and BM25 length
+ * normalization `b`: its name counts most, then its title and the first sentence of its
+ * description; the rest of the description, its parameters and its server count a little.
+ */
+export const FIELDS = [
+  { field: "name", weight: 3, b: 0.5, identifier: true },
+  { field: "title", weight: 2, b: 0.5, identifier: false },
+  { field: "lead", weight: 1.5, b: 0.6, identifier: false },
+  { field: "body", weight: 0.4, b: 0.75, identifier: false },
+  { field: "paramNames", weight: 0.6, b: 0.5, identifier: true },
+  { field: "paramText", weight: 0.25, b: 0.75, identifier: false },
+  { field: "server", weight: 0.6, b: 0.3, identifier: false },
+] as const;
+
+export type FieldName = (typeof FIELDS)[number]["field"];
+
+/** A tool's stems per field, in `FIELDS` order. */
+export type FieldStems = string[][];
+
+/** A tool's stems, and the text they come from as one string (equal text, equal stems). */
+export interface ToolFields {
+  key: string;
+  stems: FieldStems;
+}
+
+/**
+ * Tools seen before, by their text: each request has a new catalog (KV JSON), mostly the same tools,
+ * so their stems are kept here across requests (at most this many tools, then started afresh).
+ */
+const known = new Map<string, FieldStems>();
+const KNOWN_TOOLS = 4_000;
+
+export function toolFields(tool: CatalogTool, serverDescription: string | undefined): ToolFields {
+  const description = tool.description?.trim() ?? "";
+  const lead = firstSentence(description, Number.POSITIVE_INFINITY);
+  const params = parameters(tool.inputSchema);
+  const text: Record<FieldName, string> = {
+    name: tool.name,
+    title: tool.title ?? "",
+    lead,
+    body: description.slice(lead.length),
+    paramNames: params.names.join(" "),
+    paramText: params.descriptions.join(" "),
+    server: `${tool.server} ${serverDescription ?? ""}`,
+  };
+  const key = FIELDS.map(({ field }) => text[field]).join("\u0000");
+  let stems = known.get(key);
+  if (stems === undefined) {
+    if (known.size >= KNOWN_TOOLS) known.clear();
+    stems = FIELDS.map(({ field, identifier }) => stemsOf(text[field], identifier));
+    known.set(key, stems);
+  }
+  return { key, stems };
+}
+
+/** Top-level parameter names, and their descriptions and enum values (`state`: open, closed). */
+function parameters(schema: unknown): { names: string[]; descriptions: string[] } {
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const names = Object.keys(properties);
+  const descriptions = Object.values(properties).flatMap((property) => {
+    if (!isRecord(property)) return [];
+    const items = isRecord(property.items) ? property.items : {};
+    const values = [property.enum, items.enum].flatMap((list) => (Array.isArray(list) ? list : []));
+    const text = typeof property.description === "string" ? [property.description] : [];
+    return [...text, ...values.filter((value): value is string => typeof value === "string")];
+  });
+  return { names, descriptions };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,97 @@
+import { canonical, synonyms } from "./synonyms";
+import { terms } from "./terms";
+import { stem, words } from "./tokenize";
+import { LOOK, verbGroups, verbSynonyms } from "./verbs";
+
+/**
+ * How much a synonym counts next to the word itself, and another verb of its group: verbs such as
+ * `get` or `make` are everywhere in descriptions, so a verb meets its group mainly through the
+ * tool's own verb (see score.ts).
+ */
+export const SYNONYM = 0.7;
+export const VERB_SYNONYM = 0.5;
+/** How much a part of an identifier no tool has counts (`printEnv` → print, env). */
+const PART = 0.5;
+/** How much a longer word counts for a query word that no tool has (`cust` → `customers`). */
+const PREFIX = 0.4;
+const MAX_PREFIXED = 20;
+
+/** A file name (`report.pdf`, `package.json`) asks for a file; `next.js` or `stripe.com` do not. */
+const FILE_NAME =
+  /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
+
+/** A query that starts with one of these asks to look something up, whatever verb follows. */
+const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
+
+/** One thing the query asks for: its words as typed, and the stems that count for it, with weights. */
+export interface Concept {
+  label: string;
+  stems: Map<string, number>;
+  /** whether any tool has one of its stems */
+  known: boolean;
+  /** its verb groups, if it is an action verb */
+  verbs: string[];
+}
+
+export interface Query {
+  concepts: Concept[];
+  /** the verb groups of the query's first action verb, or LOOK for a question */
+  verbs: string[];
+}
+
+/** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
+export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
+  const concepts: Concept[] = [];
+  const seen = new Set<string>();
+  const question = QUESTION.has(words(text)[0] ?? "");
+  let verbs = question ? [LOOK] : [];
+  const files = text.match(FILE_NAME)?.length ?? 0;
+  const plain = text.replace(FILE_NAME, " file ");
+  const parts = identifierParts(plain);
+  for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
+    if (seen.has(term.stem)) continue;
+    seen.add(term.stem);
+    const groups = verbGroups(term.stem);
+    // "make a new folder": `new` says again what `make` says; one concept, either word counts fully.
+    const same = concepts.find((concept) => concept.verbs.some((group) => groups.includes(group)));
+    if (same) {
+      same.stems.set(term.stem, 1);
+      continue;
+    }
+    if (verbs.length === 0) verbs = groups;
+    const stems = new Map([[term.stem, 1]]);
+    for (const s of synonyms(term.stem)) if (!stems.has(s)) stems.set(s, SYNONYM);
+    // In a question, a verb says what happened ("which migrations have run"), not what to do.
+    if (!question) for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
+    const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
+    if (!known()) for (const part of parts.get(term.label) ?? []) if (!stems.has(part)) stems.set(part, PART);
+    if (!known() && term.stem.length >= 3) addPrefixed(stems, term.stem, vocabulary);
+    concepts.push({ label: term.label, stems, known: known(), verbs: groups });
+  }
+  return { concepts, verbs };
+}
+
+/** The stems of the parts of each identifier in the text (`printEnv` → print, environment). */
+function identifierParts(text: string): Map<string, string[]> {
+  const parts = new Map<string, string[]>();
+  for (const word of text.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const split = words(word);
+    if (split.length > 1)
+      parts.set(
+        word.toLowerCase(),
+        split.map((part) => canonical(stem(part))),
+      );
+  }
+  return parts;
+}
+
+function addPrefixed(stems: Map<string, number>, prefix: string, vocabulary: ReadonlyMap<string, unknown>) {
+  let added = 0;
+  for (const s of vocabulary.keys()) {
+    if (added >= MAX_PREFIXED) return;
+    if (s.length > prefix.length && s.startsWith(prefix)) {
+      stems.set(s, PREFIX);
+      added++;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { idf } from "./bm25";
+import type { CatalogIndex } from "./catalog-index";
+import { type Query, VERB_SYNONYM } from "./query";
+import type { ToolDoc } from "./tool-doc";
+import { asks, verbAgreement, verbGroups } from "./verbs";
+
+/** A tool matching some of the query's terms keeps at least this share of its score. */
+const PARTIAL = 0.4;
+/** Bonus share of a term written in the query as in the tool's name (`issues` for `list_issues`). */
+const SAME_FORM = 0.2;
+/** Score factors by how the query's verb agrees with the tool's verbs. */
+const VERB_FACTOR = { same: 1.3, looking: 1.1, other: 0.8 } as const;
+/** Bonus share when the query asks for all of the tool's name: its verbs and objects. */
+const NAME_SHARE = 0.5;
+/** The tools of a server the query names: their score multiplied, plus a little. */
+const NAMED_SERVER = 3;
+const NAMED_SERVER_BASE = 1;
+
+export interface Scored {
+  score: number;
+  /** labels of the concepts the tool matched */
+  matched: string[];
+}
+
+/**
+ * A function scoring each tool of `index` for `query`: BM25F per concept (its best stem), scaled by
+ * the share of concepts matched, verb agreement and how much of the tool's name the query asks for,
+ * then lifted when the query names the tool's server (`named`: server → concepts naming it).
+ */
+export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set<number>>) {
+  const scores = conceptScores(index, query);
+  const known = Math.max(1, query.concepts.filter((concept) => concept.known).length);
+  const means = new Map<string, number>();
+  /** Words that name a server count the same for each of its tools: their mean score there. */
+  const serverMean = (c: number, server: string): number => {
+    const key = `${c} ${server}`;
+    let mean = means.get(key);
+    if (mean === undefined) {
+      const own = index.docs.flatMap((doc, d) => (doc.server === server ? [scores[c]![d]!] : []));
+      mean = own.reduce((sum, s) => sum + s, 0) / (own.length || 1);
+      means.set(key, mean);
+    }
+    return mean;
+  };
+  return (doc: ToolDoc, d: number): Scored => {
+    const naming = named.get(doc.server);
+    const matched: string[] = [];
+    let content = 0;
+    query.concepts.forEach((concept, c) => {
+      const s = scores[c]![d]!;
+      if (naming?.has(c)) content += serverMean(c, doc.server);
+      else if (s > 0) content += s * (doc.nameWords.has(concept.label) ? 1 + SAME_FORM : 1);
+      else return;
+      matched.push(concept.label);
+    });
+    let score = content * (PARTIAL + ((1 - PARTIAL) * matched.length) / known);
+    const agreement = verbAgreement(query.verbs, doc.verbs);
+    score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
+    if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
+    return { score, matched };
+  };
+}
+
+/**
+ * Per concept, per tool: the best score of its stems (a synonym counts once, not on top of the word).
+ * A synonym rarer than the word itself weighs no more than the word would (its idf is capped).
+ */
+function conceptScores(index: CatalogIndex, query: Query): Float64Array[] {
+  const { postings, size } = index.bm25;
+  return query.concepts.map((concept) => {
+    const best = new Float64Array(index.docs.length);
+    const [word] = concept.stems.keys();
+    const wordIdf = idf(size, postings.get(word ?? "")?.length ?? 0);
+    for (const [s, weight] of concept.stems) {
+      const list = postings.get(s) ?? [];
+      const cap = wordIdf > 0 && s !== word ? Math.min(1, wordIdf / idf(size, list.length)) : 1;
+      for (const { doc, score } of list) best[doc] = Math.max(best[doc]!, weight * cap * score);
+    }
+    return best;
+  });
+}
+
+/**
+ * 1 + NAME_SHARE × the share of the tool's name (prefix aside) that the query asks for: a verb by
+ * the query's verb group, an object by a term, synonym or verb (`create_directory`: make a folder).
+ */
+function nameFactor(doc: ToolDoc, query: Query): number {
+  if (doc.own.size === 0) return 1;
+  let asked = 0;
+  for (const s of doc.own) {
+    if (verbGroups(s).some((group) => asks(query.verbs, group))) asked++;
+    else if (query.concepts.some((concept) => (concept.stems.get(s) ?? 0) >= VERB_SYNONYM)) asked++;
+  }
+  return 1 + (NAME_SHARE * asked) / doc.own.size;
+}

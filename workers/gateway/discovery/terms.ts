@@ -1,0 +1,60 @@
+import { canonical, phrase } from "./synonyms";
+import { STOPWORDS, stem, words } from "./tokenize";
+
+/** One search term: its stem, and the words of the text it came from. */
+export interface Term {
+  stem: string;
+  label: string;
+}
+
+/**
+ * The terms of `text`: stems of its words without stopwords and one-letter words (kept if nothing
+ * else is left), with known two-word names joined (`pull requests` → one term `pullrequest`, so that
+ * a pull request is not a request) and abbreviations written out (`repo` → `repository`).
+ * Identifiers split at case changes, prose with `splitCase` false.
+ */
+export function terms(text: string, splitCase = true): Term[] {
+  const all = words(text, splitCase);
+  const out: Term[] = [];
+  eachTerm(all, (s, first, last) => {
+    out.push({ stem: s, label: all.slice(first, last + 1).join(" ") });
+  });
+  return out;
+}
+
+/** The stems of `text`'s terms (for tools: no labels kept). */
+export function stemsOf(text: string | undefined, splitCase = true): string[] {
+  const out: string[] = [];
+  if (text) eachTerm(words(text, splitCase), (s) => out.push(s));
+  return out;
+}
+
+function eachTerm(all: string[], found: (stem: string, first: number, last: number) => void): void {
+  const useful = (w: string) => w.length > 1 && !STOPWORDS.has(w);
+  const keep = all.some(useful) ? useful : () => true;
+  let next = all.length > 0 ? termStem(all[0]!) : "";
+  for (let i = 0; i < all.length; i++) {
+    const current = next;
+    next = i + 1 < all.length ? termStem(all[i + 1]!) : "";
+    const joined = next === "" ? undefined : phrase(current, next);
+    if (joined !== undefined) {
+      found(joined, i, i + 1);
+      i++;
+      next = i + 1 < all.length ? termStem(all[i + 1]!) : "";
+    } else if (keep(all[i]!)) found(current, i, i);
+  }
+}
+
+const memo = new Map<string, string>();
+const MEMO_SIZE = 50_000;
+
+/** A word's stem as the vocabulary writes it, memoized: tools repeat their words a lot. */
+function termStem(word: string): string {
+  let known = memo.get(word);
+  if (known === undefined) {
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    known = canonical(stem(word));
+    memo.set(word, known);
+  }
+  return known;
+}
