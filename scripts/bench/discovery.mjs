@@ -15,6 +15,7 @@ import { bm25Index, evaluate, METRIC_HEADER, MRR_DEPTH, metricRows } from "../..
 import { corpusCatalog, loadIntents } from "../../bench/discovery/servers.mjs";
 import { readDevVar } from "../lib/dev-vars.mjs";
 import { countTokens } from "../lib/tokens.mjs";
+import { admin } from "./admin-api.mjs";
 import { startCorpusUpstream } from "./corpus-upstream.mjs";
 import { gatewayClient } from "./gateway-client.mjs";
 import { ms, percentile, table } from "./stats.mjs";
@@ -24,16 +25,6 @@ const TIER1_BUDGET = 1_000;
 /** Latency rounds over every intent (each a `limit=10&detail=name` search, as an agent would ask). */
 const LATENCY_ROUNDS = 3;
 const LATENCY_LIMIT = 10;
-
-async function admin(base, token, method, path, body) {
-  const res = await fetch(`${base}/admin${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
-}
 
 const searchPath = (query, limit) =>
   `/v1/tools?${new URLSearchParams({ q: query, limit: String(limit), detail: "name" })}`;

@@ -2,22 +2,14 @@
 // and what it adds to the demo task of section 2 end to end: the same execute, alternately for team
 // default (PII off) and for a team made here with pii tokenize, over REST. The answers must be the
 // same rows, with the emails tokenized in the second.
+
+import { admin } from "./admin-api.mjs";
 import { runPiiThroughput } from "./pii.mjs";
 import { CODE } from "./scenario.mjs";
 import { percentile, table } from "./stats.mjs";
 
 const RUNS = 30;
 const TEAM = "bench-pii";
-
-async function admin(base, token, method, path, body) {
-  const res = await fetch(`${base}/admin${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
-}
 
 async function timedExecute(base, headers, code) {
   const t0 = performance.now();

@@ -65,12 +65,7 @@ export class BridgeWork {
       );
     });
     if (counted) this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
-    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
-      name: label,
-      args,
-      startedAt,
-      outcome,
-    });
+    this.audit(label, args, startedAt, outcome);
     return outcome;
   }
 
@@ -112,13 +107,7 @@ export class BridgeWork {
       const name = (payload as { name?: unknown } | undefined)?.name;
       const label = `skills.${typeof name === "string" ? name.slice(0, 64) : "?"}`;
       this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
-      const args = (payload as { args?: unknown } | undefined)?.args;
-      auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
-        name: label,
-        args,
-        startedAt,
-        outcome,
-      });
+      this.audit(label, (payload as { args?: unknown } | undefined)?.args, startedAt, outcome);
     }
     return outcome;
   }
@@ -162,6 +151,10 @@ export class BridgeWork {
       this.scope.team,
     );
     return this.#upstreams;
+  }
+
+  private audit(name: string, args: unknown, startedAt: number, outcome: BridgeResult): void {
+    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), { name, args, startedAt, outcome });
   }
 
   private actor() {
