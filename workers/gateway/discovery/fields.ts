@@ -10,7 +10,7 @@ import { stemsOf } from "./terms";
 export const FIELDS = [
   { field: "name", weight: 3, b: 0.5, identifier: true },
   { field: "title", weight: 2, b: 0.5, identifier: false },
-  { field: "lead", weight: 1.5, b: 0.6, identifier: false },
+  { field: "lead", weight: 2, b: 0.6, identifier: false },
   { field: "body", weight: 0.4, b: 0.75, identifier: false },
   { field: "paramNames", weight: 0.6, b: 0.5, identifier: true },
   { field: "paramText", weight: 0.25, b: 0.75, identifier: false },
@@ -58,19 +58,34 @@ export function toolFields(tool: CatalogTool, serverDescription: string | undefi
   return { key, stems };
 }
 
-/** Top-level parameter names, and their descriptions and enum values (`state`: open, closed). */
+/**
+ * Parameter names, and their descriptions and enum values (`state`: open, closed), down to the
+ * properties of nested objects and array items (`locations[].latitude`), a few levels deep.
+ */
 function parameters(schema: unknown): { names: string[]; descriptions: string[] } {
-  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
-  const names = Object.keys(properties);
-  const descriptions = Object.values(properties).flatMap((property) => {
-    if (!isRecord(property)) return [];
-    const items = isRecord(property.items) ? property.items : {};
-    const values = [property.enum, items.enum].flatMap((list) => (Array.isArray(list) ? list : []));
-    const text = typeof property.description === "string" ? [property.description] : [];
-    return [...text, ...values.filter((value): value is string => typeof value === "string")];
-  });
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  const visit = (node: unknown, depth: number) => {
+    if (!isRecord(node) || depth > MAX_DEPTH) return;
+    const properties = isRecord(node.properties) ? node.properties : {};
+    for (const [name, property] of Object.entries(properties)) {
+      names.push(name);
+      if (!isRecord(property)) continue;
+      const items = isRecord(property.items) ? property.items : {};
+      if (typeof property.description === "string") descriptions.push(property.description);
+      for (const list of [property.enum, items.enum]) {
+        if (Array.isArray(list)) descriptions.push(...list.filter((v): v is string => typeof v === "string"));
+      }
+      visit(property, depth + 1);
+      visit(items, depth + 1);
+    }
+  };
+  visit(schema, 0);
   return { names, descriptions };
 }
+
+/** How deep nested parameters are read. */
+const MAX_DEPTH = 2;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

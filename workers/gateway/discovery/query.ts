@@ -20,6 +20,17 @@ const MAX_PREFIXED = 20;
 const FILE_NAME =
   /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
 
+/**
+ * Values that say what they are: a latitude/longitude pair (`48.85, 2.29`) asks about coordinates,
+ * a `host:port` (`localhost:5432`) about a port, a quoted string about text.
+ */
+const VALUES: [RegExp, string][] = [
+  [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
+  [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
+  // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
+  [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
+];
+
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
 const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
 
@@ -46,7 +57,10 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const question = QUESTION.has(words(text)[0] ?? "");
   let verbs = question ? [LOOK] : [];
   const files = text.match(FILE_NAME)?.length ?? 0;
-  const plain = text.replace(FILE_NAME, " file ");
+  const plain = VALUES.reduce(
+    (out, [pattern, said]) => out.replace(pattern, said),
+    text.replace(FILE_NAME, " file "),
+  );
   const parts = identifierParts(plain);
   for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
     if (seen.has(term.stem)) continue;

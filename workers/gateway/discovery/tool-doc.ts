@@ -1,6 +1,6 @@
 import { type CatalogTool, jsIdentifier } from "../../../shared/contract/tools";
 import type { FieldStems } from "./fields";
-import { words } from "./tokenize";
+import { stem, words } from "./tokenize";
 import { verbGroups } from "./verbs";
 
 /** What ranking keeps of one tool besides its postings (nothing of its schemas: see catalog-index.ts). */
@@ -8,7 +8,10 @@ export interface ToolDoc {
   server: string;
   /** the stems of its name but its server's prefix (`slack_list_channels` → list, channel) */
   own: Set<string>;
-  /** the verb groups of the verbs in its name and among its description's first words */
+  /**
+   * the verb groups of the verbs in its name, among its description's first words and among the values
+   * of its parameters' enums when its name has no verb (`action`: list, new, close, select)
+   */
   verbs: Set<string>;
   /** the names code or an agent may write for it, lowercase */
   exact: Set<string>;
@@ -58,9 +61,35 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
   return {
     server: tool.server,
     own: new Set(own),
-    verbs: new Set([...own, ...lead.slice(0, LEAD_VERBS)].flatMap(verbGroups)),
+    verbs: new Set(
+      [...own, ...lead.slice(0, LEAD_VERBS), ...actions(tool.inputSchema, own)].flatMap(verbGroups),
+    ),
     exact: new Set(exact.map((written) => written.toLowerCase())),
     phrase: nameWords.join(" "),
     nameWords: new Set([...nameWords, ...nameWords.slice(1).map((w, i) => `${nameWords[i]} ${w}`)]),
   };
+}
+
+/**
+ * When the tool's name has no verb (`browser_tabs`, `kubectl_rollout`), the stems of one-word string
+ * enum values of its top-level parameters: the actions it may take.
+ */
+function actions(schema: unknown, own: string[]): string[] {
+  if (own.some((s) => verbGroups(s).length > 0)) return [];
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  return Object.values(properties).flatMap((property) => {
+    const values = isRecord(property) && Array.isArray(property.enum) ? property.enum : [];
+    return values.length > MAX_ACTIONS
+      ? []
+      : values
+          .filter((v): v is string => typeof v === "string" && /^[a-z]+$/i.test(v))
+          .map((v) => stem(v.toLowerCase()));
+  });
+}
+
+/** An enum with more values than this lists options (formats, languages), not actions. */
+const MAX_ACTIONS = 8;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

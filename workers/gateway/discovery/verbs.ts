@@ -12,7 +12,7 @@ const GROUPS = [
   "list enumerate ls",
   "search find lookup query locate discover grep",
   "update edit modify change patch alter replace upgrade bump adjust tweak revise set",
-  "delete remove rm erase destroy purge clear wipe trash archive forget",
+  "delete remove rm erase destroy purge clear wipe trash archive forget uninstall",
   "store save set cache put persist write record keep",
   "run execute exec invoke launch trigger perform evaluate eval start",
   "start begin kickoff",

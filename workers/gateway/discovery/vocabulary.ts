@@ -12,7 +12,7 @@ export const SAME_WORD = [
   "database db dbs",
   "directory dir",
   "documentation docs doc",
-  "configuration config",
+  "configuration config configure",
   "environment env",
   "message msg",
   "image img",
@@ -34,6 +34,14 @@ export const SAME_WORD = [
   "postgres postgresql pg psql",
   "namespace ns",
   "library lib",
+  // a verb's noun: the same term
+  "create creation",
+  "delete deletion",
+  "execute execution",
+  "install installation",
+  "migration migrate",
+  "subscribe subscription",
+  "notify notification",
 ];
 
 /** Words for nearly the same thing: a query in one finds tools written in another, a little lower. */
@@ -90,12 +98,73 @@ export const SYNONYMS = [
   "elevation altitude height",
   "distance far",
   "travel commute trip journey",
-  "place business venue",
+  "place business venue restaurant cafe shop store hotel",
   "replica instance",
   "deployment deploy",
   "echo repeat",
   "knowledge know",
   "process program",
+  // maps and places
+  "coordinate latitude longitude lat lng latlng geolocation",
+  "address street",
+  "elevation sea",
+  "duration long time",
+  // browsers
+  "tab page",
+  "text word content",
+  "form field input",
+  // kubernetes
+  "rollout rollback redeploy",
+  "cluster node",
+  "forward expose reachable",
+  // databases
+  "sql select database",
+  "schema type",
+  "migration change",
+  // files
+  "content contents text",
+  "codebase project code",
+  // git hosting
+  "branch fork",
+  // search and scraping
+  "scrape extract fetch parse",
+  "product price",
+  // memory and knowledge graphs
+  "entity node thing",
+  "relation link connect associate edge",
+  "graph knowledge",
+  // general
+  "error failure crash exception problem",
+  "status state progress",
+  "column field attribute property",
+  "keyboard key keystroke",
+  "snapshot dom accessibility",
+  "device mobile phone",
+  "manifest yaml spec",
+  "workspace team",
+  "news headline",
+  "paper publication arxiv",
+  "log logs",
+  // more domains
+  "compress gzip zip",
+  "allowed permitted accessible",
+  "think reason reflect brainstorm",
+  "approve approval",
+  "expire expiration ttl",
+  "nearby near around local",
+  "driving walking transit bicycling",
+  "block paragraph heading",
+  "trace profile profiling",
+  "theme scheme dark",
+  "credit quota balance usage",
+  "chart release",
+  "cordon drain uncordon",
+  "function lambda serverless",
+  "advisor recommendation lint warning",
+  "key token apikey",
+  // numbers
+  "sum total plus addition",
+  "number numeric",
 ];
 
 /** Two words that name one thing, and the term they become. */
