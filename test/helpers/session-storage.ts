@@ -1,16 +1,8 @@
 // Helpers for the session object's storage tests (session-storage, session-lifecycle): one
 // session per test, calls answered as SessionAnswer, and the SQL tables the object created.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import type { SessionRecord } from "../../durable-objects/session/record";
-import {
-  type FileInfo,
-  type HistoryEntry,
-  SESSION_LIMITS,
-  type SessionAnswer,
-  type SessionCall,
-  type SessionInfo,
-  type SessionQuota,
-} from "../../shared/contract/session";
+import type { SessionAnswer, SessionCall, SessionInfo, SessionQuota } from "../../shared/contract/session";
 
 export const QUOTA: SessionQuota = { quotaBytes: 64 * 1024 * 1024, maxFiles: 100 };
 let counter = 0;
