@@ -2,10 +2,10 @@
 // (servers, allow/deny, limits) and their API keys. Plain Node, no dependencies. See README "Teams and keys".
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { CliError, requestGateway } from "./lib/cli-request.mjs";
 import { readDevVar } from "./lib/dev-vars.mjs";
 
 const DEFAULT_URL = "http://127.0.0.1:8787";
-const TIMEOUT_MS = 30_000;
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -40,8 +40,6 @@ Examples
   npm run admin -- keys create acme --name laptop
   npm run admin -- --url https://code-mcp-gateway-acme.example.workers.dev keys list acme
 `;
-
-class CliError extends Error {}
 
 const OPTIONS = {
   url: { type: "string" },
@@ -139,24 +137,7 @@ function target(values) {
 /** One admin request: status and parsed JSON answer (undefined for 204), or a CliError naming status and message. */
 async function call(t, method, path, body) {
   const url = `${t.url}/admin${path}`;
-  let res;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: {
-        Authorization: `Bearer ${t.token}`,
-        Accept: "application/json",
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (err) {
-    const cause = err instanceof Error ? (err.cause?.code ?? err.cause?.message ?? err.message) : String(err);
-    throw new CliError(
-      `Cannot reach ${url}: ${cause}. Is the gateway running (npm run dev), or is --url wrong?`,
-    );
-  }
+  const res = await requestGateway(url, { method, bearer: t.token, body });
   const text = await res.text();
   let data;
   try {

@@ -3,11 +3,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { CliError, requestGateway } from "./lib/cli-request.mjs";
 import { readDevKey } from "./lib/dev-vars.mjs";
 import { parseSkillMd } from "./lib/skill-md.mjs";
 
 const DEFAULT_URL = "http://127.0.0.1:8787";
-const TIMEOUT_MS = 30_000;
 
 const USAGE = `Usage: npm run skills -- <command> <dir> [options]
 
@@ -28,8 +28,6 @@ Example
   npm run skills -- export skills/ && git add skills/
   npm run skills -- --url https://code-mcp-gateway-acme.example.workers.dev --key "$ACME_KEY" import skills/
 `;
-
-class CliError extends Error {}
 
 function parse(argv) {
   let parsed;
@@ -68,24 +66,7 @@ function target(values) {
 /** One request to /v1/skills…: the answer's text, or a CliError with the server's message. */
 async function call(t, method, path, { body, accept = "application/json" } = {}) {
   const url = `${t.url}/v1/skills${path}`;
-  let res;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: {
-        Authorization: `Bearer ${t.key}`,
-        Accept: accept,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (err) {
-    const cause = err instanceof Error ? (err.cause?.code ?? err.cause?.message ?? err.message) : String(err);
-    throw new CliError(
-      `Cannot reach ${url}: ${cause}. Is the gateway running (npm run dev), or is --url wrong?`,
-    );
-  }
+  const res = await requestGateway(url, { method, bearer: t.key, accept, body });
   const text = await res.text();
   if (res.ok) return text;
   let error;
