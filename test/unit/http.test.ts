@@ -89,7 +89,16 @@ describe("Origin and CORS", () => {
     expect(await res.json()).toMatchObject({ error: { code: "forbidden_origin" } });
   });
 
-  it("allows its own origin and loopback origins in local development", async () => {
+  it("refuses a DNS-rebound page: its Origin matches the Host it sent, which proves nothing", async () => {
+    const res = await request("http://evil.example:8787/v1/execute", {
+      method: "POST",
+      headers: { ...AUTH, Origin: "http://evil.example:8787" },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: { code: "forbidden_origin" } });
+  });
+
+  it("allows loopback origins in local development", async () => {
     expect((await request("http://localhost/live", { headers: { Origin: "http://localhost" } })).status).toBe(
       200,
     );

@@ -7,8 +7,10 @@ import { HttpError } from "./errors";
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * An `Origin` is allowed when it is the gateway's own, listed in ALLOWED_ORIGINS (or that list is
- * `*`), or a loopback origin while the gateway itself is served on loopback (local development).
+ * An `Origin` is allowed when it is listed in ALLOWED_ORIGINS (or that list is `*`), or is a loopback
+ * origin while the gateway itself is served on loopback (local development). Matching the request's
+ * own origin is no test: that comes from the Host header, which a DNS-rebound page (evil.example
+ * resolving to 127.0.0.1) sets to its own name, so its Origin would always "match".
  */
 export function isAllowedOrigin(origin: string, requestUrl: string, allowed: string[]): boolean {
   if (allowed.includes("*") || allowed.includes(origin)) return true;
@@ -18,9 +20,7 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
   } catch {
     return false;
   }
-  const self = new URL(requestUrl);
-  if (from.origin === self.origin) return true;
-  return LOOPBACK.has(from.hostname) && LOOPBACK.has(self.hostname);
+  return LOOPBACK.has(from.hostname) && LOOPBACK.has(new URL(requestUrl).hostname);
 }
 
 /** A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). */
