@@ -30,7 +30,7 @@ async function banner(url, key) {
 
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
-  Inspector:    npx @modelcontextprotocol/inspector --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list
+  Inspector:    npm run inspect   (or: npx @modelcontextprotocol/inspector@0.21.2 --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list)
   REST:         curl -s ${url}/v1/execute -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '{"code":"return 6 * 7"}'
 `);
 }

@@ -4,7 +4,7 @@
 //   npm run inspect -- --method tools/call --tool-name execute --tool-arg 'code=return 6*7'
 // GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8787) and API_KEY override the defaults.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readDevKey } from "./lib/dev-vars.mjs";
 import { root } from "./lib/wrangler-dev.mjs";
 
@@ -27,5 +27,7 @@ const args = [
   `Authorization: Bearer ${key}`,
   ...(options.length > 0 ? options : ["--method", "tools/list"]),
 ];
-const child = spawn(process.execPath, args, { stdio: "inherit" });
+// The CLI picks the package.json it names itself after by testing "../package.json" against the
+// working directory but imports it relative to its own file: run it from its build/ folder.
+const child = spawn(process.execPath, args, { stdio: "inherit", cwd: dirname(CLI) });
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
