@@ -97,14 +97,23 @@ async function runScenario(mcpUrl, scenario) {
 async function main() {
   const all = serverScenarios();
   const unlisted = all.filter((s) => !APPLIES.includes(s) && !(s in DOES_NOT_APPLY));
-  const chosen = only.length > 0 ? APPLIES.filter((s) => only.includes(s)) : APPLIES;
+  const unknown = only.filter((s) => !APPLIES.includes(s));
+  if (unknown.length > 0)
+    throw new Error(`not scenarios that apply: ${unknown.join(", ")} (see ${APPLIES.join(", ")})`);
+  const chosen = only.length > 0 ? only : APPLIES;
   const key = `conformance_${randomBytes(16).toString("hex")}`;
-  const stack = await startStack({
-    vars: { DEV_API_KEY: key },
-    persist: "temp",
-    envFile: null,
-    log: () => {},
-  });
+  const starting = startStack({ vars: { DEV_API_KEY: key }, persist: "temp", envFile: null, log: () => {} });
+  // wrangler dev runs in its own process groups: on Ctrl-C (which may arrive twice, from the terminal
+  // and from the Node 20 parent), stop it, once it has started if it is still starting.
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      starting.then((s) => s.stop()).finally(() => process.exit(130));
+    });
+  }
+  const stack = await starting;
   const proxy = await startAuthProxy({ target: stack.url, key });
   const mcpUrl = `${proxy.url}/mcp`;
   try {
