@@ -1,29 +1,36 @@
-// `npm run bench`: latency and throughput of trivial code (`return 1 + 1`) through the gateway (MCP
+// `npm run bench`: latency and throughput of trivial code (`return <n+2> - <n>`) through the gateway (MCP
 // `tools/call execute` and REST `/v1/execute`) and through @cloudflare/codemode's DynamicWorkerExecutor,
 // all served by ONE `wrangler dev` (one workerd). Secondary workers of a multi-config `wrangler dev` are
 // only reachable through service bindings, so workers/bench-codemode is the primary: it routes
 // /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
 // The gateway federates the demo upstream (same workerd, DEMO service binding) and server-everything
 // (a child process), and the bench then prints, from scripts/bench/*.mjs:
-//   1. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
-//   2. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
-//   3. the overhead of an in-code tool call over calling the upstream directly;
-//   4. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 2;
-//   5. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50);
-//   6. discovery quality: recall@1/@5 and MRR of search_tools vs a BM25 baseline on the labeled
+//   1. latency, throughput and CPU per execution at each concurrency, gateway vs codemode, and the
+//      phases of one execute (wall ms from Server-Timing, CPU ms from repeat runs: phases.mjs);
+//   2. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
+//   3. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
+//   4. the overhead of an in-code tool call over calling the upstream directly;
+//   5. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 3;
+//   6. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50);
+//   7. discovery quality: recall@1/@5 and MRR of search_tools vs a BM25 baseline on the labeled
 //      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency.
-// Env: BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per level), BENCH_CONCURRENCY ("1,10,50"),
+// Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
+// gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
+// Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
+// level), BENCH_CONCURRENCY ("1,10,50"), BENCH_PHASE_REQUESTS (100),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL; "warn" drops the per-request log line wrangler dev relays),
-// BENCH_TOOL_CALLS (100: calls per series in section 3).
+// BENCH_TOOL_CALLS (100: calls per series in section 4).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { cpuPer, groupCpu } from "./bench/cpu.mjs";
 import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
+import { runPhases } from "./bench/phases.mjs";
 import { runPrivacy } from "./bench/privacy.mjs";
 import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
@@ -39,12 +46,20 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   return n;
 });
 const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
+const SECTIONS = new Set(
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7").split(",").map((s) => Number(s.trim())),
+);
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
 const API_KEY = `bench-${randomUUID()}`;
 const ADMIN_TOKEN = `bench-admin-${randomUUID()}`;
-const GATEWAY_CODE = "return 1 + 1";
-const CODEMODE_CODE = "async () => { return 1 + 1 }";
+let counter = 0;
+/** Trivial code that is new on every request; it returns 2. */
+const gatewayCode = () => {
+  const n = ++counter;
+  return `return ${n + 2} - ${n}`;
+};
+const codemodeCode = () => `async () => { ${gatewayCode()} }`;
 // Section 2's direct-calling baseline hands whole tool results back through execute; a page of 100
 // tickets is ~40,000 characters, over the default 24,000-character output cap.
 // Section 3 makes BENCH_TOOL_CALLS calls in one execute. The load would exceed the per-key rate
@@ -54,12 +69,14 @@ const GATEWAY_VARS = {
   EXEC_MAX_OUTPUT_CHARS: "1000000",
   RATE_LIMIT_PER_MINUTE: "1000000",
   EXEC_MAX_CONCURRENT: "1000",
+  PHASE_TIMING: "on",
   ...(TOOL_CALLS > 200 && { EXEC_MAX_TOOL_CALLS: String(TOOL_CALLS) }),
 };
 
 let gw; // scripts/bench/gateway-client.mjs, once the stack is up
 let stopStack; // stops everything scripts/bench/stack.mjs started
 let wranglerTail = () => [];
+let group; // the process group of wrangler dev and its workerd processes
 
 // ---- the three paths under test: each call returns the execution's result object ----
 const sessions = []; // one MCP session (its request headers) per concurrent worker slot
@@ -73,15 +90,15 @@ const PATHS = [
     call: async (slot) => {
       const result = await gw.rpc(sessions[slot], "tools/call", {
         name: "execute",
-        arguments: { code: GATEWAY_CODE },
+        arguments: { code: gatewayCode() },
       });
       return result?.structuredContent;
     },
   },
-  { name: "gateway REST /v1/execute", call: () => gw.post("/v1/execute", { code: GATEWAY_CODE }) },
+  { name: "gateway REST /v1/execute", call: () => gw.post("/v1/execute", { code: gatewayCode() }) },
   {
     name: "codemode DynamicWorkerExecutor",
-    call: () => gw.post("/codemode/execute", { code: CODEMODE_CODE }),
+    call: () => gw.post("/codemode/execute", { code: codemodeCode() }),
   },
 ];
 
@@ -102,8 +119,13 @@ async function run(path, concurrency, count) {
       }
     }
   };
+  const cpuBefore = groupCpu(group);
   await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot)));
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  return {
+    latencies,
+    seconds: (performance.now() - started) / 1000,
+    cpu: cpuPer(cpuBefore, groupCpu(group), latencies.length),
+  };
 }
 
 // ---- main ----
@@ -128,24 +150,30 @@ const line = (name, concurrency, ...values) =>
   `${name.padEnd(32)}${String(concurrency).padStart(5)}${cells(...values)}`;
 
 async function latencies() {
-  console.log(`\n${REQUESTS} requests per level after ${WARMUP} warm-up; code "${GATEWAY_CODE}"`);
-  console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate\n");
+  console.log(`\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per level after ${WARMUP} warm-up`);
+  console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
+  console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
+  console.log(
+    "CPU ms/exec: CPU time of the workerd processes (all workers of this run) / executions, from /proc\n",
+  );
   const ratios = [];
-  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s"));
+  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms"));
   for (const concurrency of LEVELS) {
     const results = [];
     for (const path of PATHS) {
       await path.prepare?.(concurrency);
       if (WARMUP > 0) await run(path, concurrency, WARMUP);
-      const s = summarize(await run(path, concurrency, REQUESTS));
+      const measured = await run(path, concurrency, REQUESTS);
+      const s = { ...summarize(measured), cpu: measured.cpu.workerd };
       results.push(s);
-      console.log(line(path.name, concurrency, s.p50, s.p90, s.p99, s.perSecond));
+      console.log(line(path.name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu));
     }
     const [mcp, , cm] = results;
     ratios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
-        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)})`,
+        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)}), CPU/exec ${(mcp.cpu / cm.cpu).toFixed(2)}x ` +
+        `(${mcp.cpu.toFixed(2)} vs ${cm.cpu.toFixed(2)} ms)`,
     );
   }
   console.log("\ngateway MCP vs codemode executor (p50 and throughput; >1x p50, <1x exec/s: MCP slower)");
@@ -165,6 +193,7 @@ async function main() {
     },
   });
   wranglerTail = () => stack.wrangler.tail;
+  group = stack.wrangler.child.pid;
   gw = gatewayClient(stack.base, API_KEY);
   const codemodeLive = await fetch(`${stack.base}/codemode/live`).then((r) => r.json());
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
@@ -177,17 +206,28 @@ async function main() {
     `gateway upstreams (/ready): ${upstreams.join(", ")}; EXEC_MAX_OUTPUT_CHARS ${GATEWAY_VARS.EXEC_MAX_OUTPUT_CHARS}`,
   );
 
-  await latencies();
+  if (SECTIONS.has(1)) {
+    await latencies();
+    await runPhases({
+      gw,
+      adminToken: ADMIN_TOKEN,
+      group,
+      code: gatewayCode,
+      label: "distinct trivial code",
+    });
+  }
 
   const session = await gw.openMcpSession();
   const everythingClient = await connectClient(stack.everything.url);
   try {
-    const { tier1Tokens, demo } = await runDefinitions({ gw, session, everythingClient });
-    await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
-    await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
-    await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
-    await runPython({ gw });
-    await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
+    if (SECTIONS.has(2) || SECTIONS.has(3)) {
+      const { tier1Tokens, demo } = await runDefinitions({ gw, session, everythingClient });
+      if (SECTIONS.has(3)) await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
+    }
+    if (SECTIONS.has(4)) await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
+    if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
+    if (SECTIONS.has(6)) await runPython({ gw });
+    if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
   } finally {
     await everythingClient.close().catch(() => {});
   }

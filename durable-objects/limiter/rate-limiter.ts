@@ -11,6 +11,11 @@ export interface TakeResult {
   retryAfterSeconds: number;
 }
 
+/** A take, and when one was asked for and the take was allowed, the lease: its id, or null when all are held. */
+export interface Admission extends TakeResult {
+  lease?: string | null;
+}
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -21,29 +26,42 @@ interface Lease {
   expiresAt: number;
 }
 
+const LEASES = "leases";
+
 /**
- * Rate limiting state for one API key (token bucket) or one team (concurrent-execution leases).
- * A Durable Object handles one call at a time, so counts are exact under concurrent requests.
- * Storage keys: docs/storage-schema.md.
+ * Rate limiting state of one team: a token bucket per API key of the team and the team's leases for
+ * running executions. Every method runs without an await between its read and its write, so calls
+ * are applied one at a time and counts are exact under concurrent requests. Storage keys:
+ * docs/storage-schema.md.
  */
 export class RateLimiter extends DurableObject {
+  /**
+   * One call per request: takes `count` tokens from the key's bucket (all or none) and, when the
+   * take is allowed and `lease` is given, a lease for one of `lease.max` concurrent executions.
+   */
+  admit(keyId: string, perMinute: number, count: number, lease?: { max: number; ttlMs: number }): Admission {
+    const taken = this.take(perMinute, count, `bucket:${keyId}`);
+    if (!taken.allowed || lease === undefined) return taken;
+    return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
+  }
+
   /**
    * Takes `count` tokens (one per JSON-RPC message of a batch) from a bucket of `perMinute` tokens
    * refilled continuously: all of them or, when fewer are left, none.
    */
-  async take(perMinute: number, count = 1): Promise<TakeResult> {
+  take(perMinute: number, count = 1, key = "bucket"): TakeResult {
     if (!Number.isSafeInteger(count) || count < 1)
       throw new RangeError(`count must be a positive integer, got ${count}`);
     const now = Date.now();
     const rate = perMinute / 60_000;
-    const stored = await this.ctx.storage.get<Bucket>("bucket");
+    const stored = this.ctx.storage.kv.get<Bucket>(key);
     const tokens = Math.min(
       perMinute,
       (stored?.tokens ?? perMinute) + (stored ? (now - stored.at) * rate : 0),
     );
     const allowed = tokens >= count;
     const left = allowed ? tokens - count : tokens;
-    await this.ctx.storage.put("bucket", { tokens: left, at: now });
+    this.ctx.storage.kv.put(key, { tokens: left, at: now });
     // More than the bucket holds can never be taken; the wait then is for a full bucket.
     const wanted = Math.min(count, perMinute);
     return {
@@ -56,23 +74,23 @@ export class RateLimiter extends DurableObject {
   }
 
   /** A lease for one of `max` concurrent executions, or null when all are taken. */
-  async acquire(max: number, ttlMs: number): Promise<string | null> {
+  acquire(max: number, ttlMs: number): string | null {
     const now = Date.now();
-    const live = ((await this.ctx.storage.get<Lease[]>("leases")) ?? []).filter((l) => l.expiresAt > now);
+    const live = (this.ctx.storage.kv.get<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
     if (live.length >= max) {
-      await this.ctx.storage.put("leases", live);
+      this.ctx.storage.kv.put(LEASES, live);
       return null;
     }
     const id = crypto.randomUUID();
     live.push({ id, expiresAt: now + ttlMs });
-    await this.ctx.storage.put("leases", live);
+    this.ctx.storage.kv.put(LEASES, live);
     return id;
   }
 
-  async release(id: string): Promise<void> {
-    const leases = (await this.ctx.storage.get<Lease[]>("leases")) ?? [];
-    await this.ctx.storage.put(
-      "leases",
+  release(id: string): void {
+    const leases = this.ctx.storage.kv.get<Lease[]>(LEASES) ?? [];
+    this.ctx.storage.kv.put(
+      LEASES,
       leases.filter((l) => l.id !== id),
     );
   }

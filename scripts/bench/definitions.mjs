@@ -71,7 +71,7 @@ export async function runDefinitions({ gw, session, everythingClient }) {
     ];
   });
 
-  console.log("\n== 1. Tool definitions a client loads up front (cl100k tokens of the JSON tools array)");
+  console.log("\n== 2. Tool definitions a client loads up front (cl100k tokens of the JSON tools array)");
   console.log(
     `gateway tier-1 tools/list: ${tier1.map((t) => t.name).join(", ")}: ${int(JSON.stringify(tier1).length)} chars, ${int(tier1Tokens)} tokens`,
   );

@@ -31,7 +31,7 @@ const searchPath = (query, limit) =>
 
 /** Prints the section; resolves to the figures. */
 export async function runDiscovery({ base, adminToken }) {
-  console.log("\n== 6. Discovery quality: search_tools over the 297-tool corpus as real upstreams");
+  console.log("\n== 7. Discovery quality: search_tools over the 297-tool corpus as real upstreams");
   const intents = loadIntents();
   const catalog = corpusCatalog();
   const upstream = await startCorpusUpstream();

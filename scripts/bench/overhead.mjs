@@ -71,7 +71,7 @@ export async function runOverhead({ gw, everythingClient, calls }) {
   const b50 = percentile(b.single, 50) - percentile(b.trivial, 50);
   const over = (x) => `${x - d50 >= 0 ? "+" : ""}${ms(x - d50)} over direct (${(x / d50).toFixed(2)}x)`;
   console.log(
-    `\n== 3. Overhead of an in-code tool call: server-everything echo, ${calls} sequential calls each`,
+    `\n== 4. Overhead of an in-code tool call: server-everything echo, ${calls} sequential calls each`,
   );
   console.log(`direct SDK client callTool (one session):  p50 ${ms(d50)}, p90 ${ms(percentile(direct, 90))}`);
   console.log(

@@ -26,7 +26,7 @@ async function timedExecute(base, headers, code) {
 }
 
 export async function runPrivacy({ base, apiKey, adminToken }) {
-  console.log("\n== 4. PII tokenization");
+  console.log("\n== 5. PII tokenization");
   await runPiiThroughput();
   await admin(base, adminToken, "PUT", `/teams/${TEAM}`, {
     servers: { demo: { service: "DEMO" } },

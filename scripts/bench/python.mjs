@@ -15,7 +15,7 @@ async function timed(gw, session, args, expected) {
 }
 
 export async function runPython({ gw }) {
-  console.log(`\n== 5. Python (Pyodide) vs TypeScript: trivial execute over MCP, c=1, ${RUNS} runs each`);
+  console.log(`\n== 6. Python (Pyodide) vs TypeScript: trivial execute over MCP, c=1, ${RUNS} runs each`);
   const session = await gw.openMcpSession();
   const python = { code: "1 + 1", language: "python" };
   const first = await timed(gw, session, python, 2);

@@ -104,7 +104,7 @@ export async function runScenario({ gw, session, tier1Tokens, demoDefinitions })
   const withDefs = codeTotal + sum(c.definitions);
   const row = (part, calls, [args, results]) => [part, calls, int(args), int(results), int(args + results)];
 
-  console.log(`\n== 2. Scenario on the demo data: "${QUESTION}"`);
+  console.log(`\n== 3. Scenario on the demo data: "${QUESTION}"`);
   console.log(
     `${d.tickets} open tickets over ${d.customers} customers; tool results counted as the JSON text a client hands the model`,
   );

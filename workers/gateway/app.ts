@@ -13,10 +13,12 @@ import { mcpRoutes } from "./routes/mcp";
 import { sessionRoutes } from "./routes/sessions";
 import { skillRoutes } from "./routes/skills";
 import { toolRoutes } from "./routes/tools";
+import { phaseTiming } from "./timing/middleware";
 
 /** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use("*", phaseTiming);
   app.use("*", requestContext);
   app.use("*", originGuard);
   app.use("*", corsPolicy);

@@ -50,6 +50,10 @@ const ConfigSchema = z.object({
       .enum(["debug", "info", "warn", "error"], { error: "expected one of debug, info, warn, error" })
       .default("info"),
   ),
+  PHASE_TIMING: z.preprocess(
+    (raw) => (raw === "" ? undefined : raw),
+    z.enum(["off", "on"], { error: 'expected "off" or "on"' }).default("off"),
+  ),
   ALLOWED_ORIGINS: z
     .string()
     .optional()
@@ -79,6 +83,8 @@ export interface Config {
   allowedOrigins: string[];
   devApiKey: string | undefined;
   logLevel: LogLevel;
+  /** PHASE_TIMING: Server-Timing phases for operator requests (`npm run bench`) */
+  phaseTiming: boolean;
   /** requests per minute per API key, and executions at once per team */
   rateLimit: { perMinute: number; maxConcurrent: number };
   /** characters of one skill's code (SKILL_MAX_CODE_CHARS), skills per team (SKILL_MAX_PER_TEAM) */
@@ -134,6 +140,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,
+            phaseTiming: v.PHASE_TIMING === "on",
             rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, maxConcurrent: v.EXEC_MAX_CONCURRENT },
             skills: { maxCodeChars: v.SKILL_MAX_CODE_CHARS, maxSkills: v.SKILL_MAX_PER_TEAM },
             upstreams: {

@@ -6,7 +6,7 @@ import {
   SandboxOutcome,
   type SandboxRequest,
 } from "../../shared/contract/sandbox";
-import { HOST_GRACE_MS, runSandbox } from "./host";
+import { HOST_GRACE_MS, type PhaseTimer, runSandbox } from "./host";
 import type { SandboxLimits } from "./limits";
 
 const MAX_LISTED_CALLS = 1_000;
@@ -42,8 +42,8 @@ export interface ExecutorDeps {
 }
 
 /** The sandbox host run in the caller's own isolate: what a deployed gateway does by default. */
-export function inProcessHost(loader: WorkerLoader): SandboxHostApi {
-  return { run: (request, bridge) => runSandbox(loader, request, bridge) };
+export function inProcessHost(loader: WorkerLoader, clock?: PhaseTimer): SandboxHostApi {
+  return { run: (request, bridge) => runSandbox(loader, request, bridge, clock) };
 }
 
 /**

@@ -17,6 +17,14 @@ export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
 /** Time the host waits past the limit for the isolate to report before giving up on it. */
 export const HOST_GRACE_MS = 2_000;
 
+/** Wall time per phase for the bench (the gateway's PhaseClock); absent in normal operation. */
+export interface PhaseTimer {
+  time<T>(name: string, work: () => Promise<T> | T): Promise<T>;
+}
+
+const timed = <T>(clock: PhaseTimer | undefined, name: string, work: () => Promise<T> | T) =>
+  clock ? clock.time(name, work) : work();
+
 interface IsolateEntrypoint {
   run(options: SandboxRequest["isolate"], bridge: SandboxBridgeApi | undefined): Promise<unknown>;
 }
@@ -30,6 +38,7 @@ export async function runSandbox(
   loader: WorkerLoader,
   request: SandboxRequest,
   bridge: SandboxBridgeApi | undefined,
+  clock?: PhaseTimer,
 ): Promise<SandboxOutcome> {
   try {
     const skills = skillModules(request.skills);
@@ -42,13 +51,16 @@ export async function runSandbox(
       const shaped = shapeOutput(report, request.isolate.maxOutputChars);
       return report.error ? { ...shaped, error: report.error } : shaped;
     }
-    const compiled = compileAgentCode(request.code, request.language);
+    const language = request.language;
+    const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
     const modules = { ...RUNTIME_MODULES, ...skills.modules, [AGENT_MODULE]: compiled.module };
-    const report = await runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
-      (ep as IsolateEntrypoint).run(request.isolate, bridge),
+    const report = await timed(clock, "isolate", () =>
+      runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
+        (ep as IsolateEntrypoint).run(request.isolate, bridge),
+      ),
     );
-    const shaped = shapeOutput(report, request.isolate.maxOutputChars);
+    const shaped = await timed(clock, "shape", () => shapeOutput(report, request.isolate.maxOutputChars));
     return report.error ? { ...shaped, error: locate(report.error) } : shaped;
   } catch (err) {
     return { logs: [], error: hostError(err), truncated: false };

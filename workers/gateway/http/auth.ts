@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { DEFAULT_TEAM } from "../teams/schema";
 import { TeamStore } from "../teams/store";
+import { timed } from "../timing/clock";
 import { requireConfig } from "./config";
 import { HttpError } from "./errors";
 
@@ -35,6 +36,11 @@ const touched = new Map<string, number>();
  * or, for local development and tests, DEV_API_KEY (team `default`). Sets the team and key id.
  */
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await timed(c.get("clock"), "auth", () => authenticate(c));
+  await next();
+};
+
+async function authenticate(c: Context<AppEnv>): Promise<void> {
   const { devApiKey } = requireConfig(c);
   const key = presentedKey(c.req.raw.headers);
   if (key === undefined) {
@@ -60,5 +66,4 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
       c.executionCtx.waitUntil(teams.touchKey(record.id));
     }
   }
-  await next();
-};
+}

@@ -18,6 +18,8 @@ export async function scopeOf(c: Context<AppEnv>, mcpSessionId?: string): Promis
     keyId: c.get("keyId"),
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(mcpSessionId ? { mcpSessionId } : {}),
+    ...(c.get("slot") ? { slot: c.get("slot") } : {}),
+    ...(c.get("clock") ? { clock: c.get("clock") } : {}),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   };
 }

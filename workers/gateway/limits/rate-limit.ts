@@ -1,14 +1,18 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { RateLimiter, TakeResult } from "../../../durable-objects/limiter/rate-limiter";
-import type { AppEnv, GatewayEnv } from "../env";
+import { z } from "zod";
+import type { TakeResult } from "../../../durable-objects/limiter/rate-limiter";
+import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { scopeOf } from "../http/scope";
+import { timed } from "../timing/clock";
+import { leaseTerms, limiter } from "./limiter";
 
-export function limiter(env: GatewayEnv, name: string): DurableObjectStub<RateLimiter> {
-  const ns = env.RATE_LIMITER as unknown as DurableObjectNamespace<RateLimiter>;
-  return ns.get(ns.idFromName(name));
-}
+/** A lone MCP `tools/call` of `execute`: its lease is taken with its tokens. */
+const ExecuteCall = z.object({
+  method: z.literal("tools/call"),
+  params: z.object({ name: z.literal("execute") }),
+});
 
 /** JSON-RPC messages in a POST /mcp body: a batch is as many calls as it holds. */
 export function messageCount(body: unknown): number {
@@ -16,15 +20,20 @@ export function messageCount(body: unknown): number {
 }
 
 /**
- * Tokens a request costs: one per JSON-RPC message on POST /mcp, one otherwise. The /mcp body is
- * read here, once, and handed to the route; a body that cannot be read costs one token and the
- * route answers its error.
+ * Tokens a request costs (one per JSON-RPC message on POST /mcp, one otherwise) and whether it is one
+ * execution. The /mcp body is read here, once, and handed to the route; a body that cannot be read
+ * costs one token and the route answers its error.
  */
-async function cost(c: Context<AppEnv>): Promise<number> {
-  if (c.req.method !== "POST" || c.req.path !== "/mcp") return 1;
+async function cost(c: Context<AppEnv>): Promise<{ count: number; execution: boolean }> {
+  if (c.req.method !== "POST") return { count: 1, execution: false };
+  if (c.req.path === "/v1/execute") return { count: 1, execution: true };
+  if (c.req.path !== "/mcp") return { count: 1, execution: false };
   const body = readJson(c);
   c.set("mcpBody", body);
-  return body.then(messageCount, () => 1);
+  return body.then(
+    (parsed) => ({ count: messageCount(parsed), execution: ExecuteCall.safeParse(parsed).success }),
+    () => ({ count: 1, execution: false }),
+  );
 }
 
 function refusal(result: TakeResult, count: number): string {
@@ -38,13 +47,22 @@ function refusal(result: TakeResult, count: number): string {
 /**
  * Tokens from the API key's bucket (RATE_LIMIT_PER_MINUTE, or the team's limits.requestsPerMinute):
  * one per request, one per JSON-RPC message on /mcp, taken all at once or not at all. Refused: 429
- * with Retry-After and RateLimit-* headers (a JSON-RPC error body on /mcp). Runs after the API key
- * middleware.
+ * with Retry-After and RateLimit-* headers (a JSON-RPC error body on /mcp). A request that is one
+ * execution also gets its concurrency lease in the same Durable Object call, released when the
+ * request ends. Runs after the API key middleware.
  */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const { config } = await scopeOf(c);
-  const count = await cost(c);
-  const result = await limiter(c.env, `key:${c.get("keyId")}`).take(config.rateLimit.perMinute, count);
+  const clock = c.get("clock");
+  const { config } = await timed(clock, "scope", () => scopeOf(c));
+  const { count, execution } = await timed(clock, "body", () => cost(c), false);
+  const stub = limiter(c.env, c.get("team"));
+  const terms = execution ? leaseTerms(config) : undefined;
+  const result = await timed(
+    clock,
+    "admit",
+    () => stub.admit(c.get("keyId"), config.rateLimit.perMinute, count, terms),
+    false,
+  );
   const headers = {
     "RateLimit-Limit": String(result.limit),
     "RateLimit-Remaining": String(result.remaining),
@@ -57,6 +75,12 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
       "Retry-After": String(result.retryAfterSeconds),
     });
   }
-  await next();
+  const lease = result.lease;
+  if (lease !== undefined) c.set("slot", { lease, used: false });
+  try {
+    await next();
+  } finally {
+    if (lease) c.executionCtx.waitUntil(stub.release(lease));
+  }
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 };

@@ -2,7 +2,8 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import type { SessionRecord } from "../../../durable-objects/session/record";
 import type { GatewayEnv } from "../env";
 import { HttpError, invalidRequest, RPC } from "../http/errors";
-import { findSession, sessionNotFound, sessionStub } from "../sessions/store";
+import { forgetSession, liveSession } from "../sessions/live";
+import { sessionNotFound, sessionStub } from "../sessions/store";
 
 /** MCP 2025-06-18 removed JSON-RPC batching; older versions allow it, capped here. */
 const BATCHING_REMOVED_IN = "2025-06-18";
@@ -26,7 +27,7 @@ export async function requireSession(
       RPC.invalidRequest,
     );
   }
-  const record = await findSession(env, header, team);
+  const record = await liveSession(env, header, team);
   if (!record || (record.kind ?? "mcp") !== "mcp") throw sessionNotFound(NOT_FOUND_DETAIL);
   return record;
 }
@@ -58,6 +59,7 @@ export async function closeSession(env: GatewayEnv, header: string | undefined, 
   if (!header)
     throw new HttpError(400, "session_required", "Mcp-Session-Id header is required", {}, RPC.invalidRequest);
   await requireSession(env, header, team);
+  forgetSession(header);
   if (!(await sessionStub(env, header).close())) throw sessionNotFound(NOT_FOUND_DETAIL);
 }
 

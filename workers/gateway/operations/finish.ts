@@ -6,8 +6,9 @@ import type { ExecutionSession } from "../sessions/execution";
 import type { RequestScope } from "./scope";
 
 /**
- * What happens to a result on its way out: PII replaced by the session's tokens (when on), the
- * execution added to the session's history, the session's id attached. A result that cannot be
+ * What happens to a result on its way out: PII replaced by the session's tokens (when on; awaited,
+ * since the answer carries them), the execution added to the session's history (in the background:
+ * nothing in the answer depends on it), the session's id attached. A result that cannot be
  * tokenized is withheld rather than sent in the clear.
  */
 export async function finishInSession(
@@ -35,16 +36,19 @@ export async function finishInSession(
       };
     }
   }
-  try {
-    await session.record({
+  if (session.id !== undefined) {
+    const entry = {
       at: startedAt,
       durationMs: result.stats.durationMs,
       toolCalls: result.stats.toolCalls,
       ...(result.error ? { error: result.error.name.slice(0, 200) } : {}),
       resultBytes: result.result === undefined ? 0 : jsonBytes(result.result),
-    });
-  } catch (err) {
-    log("warn", "session history not recorded", { requestId: scope.requestId, error: errorText(err) });
+    };
+    scope.waitUntil(
+      session.record(entry).catch((err) => {
+        log("warn", "session history not recorded", { requestId: scope.requestId, error: errorText(err) });
+      }),
+    );
   }
   return session.id === undefined ? result : { ...result, sessionId: session.id };
 }

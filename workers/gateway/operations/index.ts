@@ -11,6 +11,7 @@ import { ExecutionSession } from "../sessions/execution";
 import { withSkills } from "../skills/discovery";
 import { skillsForExecution } from "../skills/resolve";
 import { loadTeam } from "../teams/resolve";
+import { timed } from "../timing/clock";
 import { upstreamsFor } from "../upstreams";
 import { finishInSession } from "./finish";
 import { sandboxHost } from "./sandbox-host";
@@ -27,15 +28,16 @@ export async function execute(scope: RequestScope, input: ExecuteInput): Promise
   const startedAt = Date.now();
   let session: ExecutionSession | undefined;
   try {
-    session = await ExecutionSession.open(scope, input.sessionId);
-    const team = await loadTeam(scope.env, scope.team);
+    const { clock } = scope;
+    session = await timed(clock, "exec_session", () => ExecutionSession.open(scope, input.sessionId));
+    const team = await timed(clock, "team", () => loadTeam(scope.env, scope.team));
     const egress = team?.egress ?? [];
     const ledger = new ExecutionLedger(scope.config.limits);
-    const skills = await skillsForExecution(scope, input.code);
+    const skills = await timed(clock, "skills", () => skillsForExecution(scope, input.code));
     const work = new BridgeWork(scope, ledger, { egressHosts: egress, session, skills: skills.records });
     const ran = await executeCode(
       {
-        host: sandboxHost(scope.env),
+        host: sandboxHost(scope.env, clock),
         limits: scope.config.limits,
         bridge: new SandboxBridge(work),
         ledger,
@@ -44,8 +46,9 @@ export async function execute(scope: RequestScope, input: ExecuteInput): Promise
       },
       input,
     );
-    const result = await finishInSession(scope, session, ran, startedAt);
-    auditExecution(scope, session.id, input, startedAt, { result });
+    const inSession = session;
+    const result = await timed(clock, "finish", () => finishInSession(scope, inSession, ran, startedAt));
+    await timed(clock, "audit", () => auditExecution(scope, inSession.id, input, startedAt, { result }));
     return result;
   } catch (thrown) {
     auditExecution(scope, session?.id, input, startedAt, { thrown });

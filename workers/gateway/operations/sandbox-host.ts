@@ -1,5 +1,6 @@
 import type { SandboxHostApi } from "../../../shared/contract/sandbox";
 import { inProcessHost } from "../../sandbox/executor";
+import type { PhaseTimer } from "../../sandbox/host";
 import type { GatewayEnv } from "../env";
 
 /**
@@ -7,7 +8,7 @@ import type { GatewayEnv } from "../env";
  * second workerd process, restarted by the dev supervisor), code stuck in a native call cannot
  * stall the gateway. Without it, in this isolate: on Cloudflare `limits.cpuMs` bounds each isolate.
  */
-export function sandboxHost(env: GatewayEnv): SandboxHostApi {
+export function sandboxHost(env: GatewayEnv, clock?: PhaseTimer): SandboxHostApi {
   const remote = (env as { SANDBOX_HOST?: SandboxHostApi }).SANDBOX_HOST;
-  return remote ?? inProcessHost(env.LOADER);
+  return remote ?? inProcessHost(env.LOADER, clock);
 }

@@ -6,10 +6,13 @@ import type { AppEnv } from "../env";
 import { readJson } from "../http/body";
 import { HttpError, invalidRequest } from "../http/errors";
 import { scopeOf } from "../http/scope";
+import { directExecute } from "../mcp/direct-call";
 import { createMcpServer } from "../mcp/server";
 import { closeSession, requireBatchAllowed, requireSession } from "../mcp/sessions";
+import { executeToolAnswer } from "../mcp/tools/execute";
 import type { RequestScope } from "../operations";
 import { createSession } from "../sessions/store";
+import { timed } from "../timing/clock";
 
 // Only what the gateway decides on; the SDK's transport validates the messages in full.
 const RequestId = z.union([z.string(), z.number()]);
@@ -90,8 +93,10 @@ async function withNewSession(
 }
 
 /**
- * Streamable HTTP (MCP 2025-11-25). Each request gets a new server and a stateless transport;
- * the session is ours: issued on initialize, kept in a Durable Object, checked on every request.
+ * Streamable HTTP (MCP 2025-11-25). Each request gets a new server and a stateless transport, except
+ * a lone well-formed `execute` call, which is answered directly with the same tool handler
+ * (mcp/direct-call.ts); the session is ours: issued on initialize, kept in a Durable Object, checked
+ * on every request.
  * Only a lone initialize goes without a session; batches follow the session's protocol version.
  */
 export const mcpRoutes = new Hono<AppEnv>()
@@ -100,19 +105,35 @@ export const mcpRoutes = new Hono<AppEnv>()
     const batch = Array.isArray(body) ? body : undefined;
     if (batch) requireValidBatch(batch);
     const init = !batch && isInitialize(body);
+    const clock = c.get("clock");
     let session: SessionRecord | undefined;
     if (!init) {
-      session = await requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team"));
+      session = await timed(clock, "session", () =>
+        requireSession(c.env, c.req.header("Mcp-Session-Id"), c.get("team")),
+      );
       if (batch) requireBatchAllowed(session, c.req.header("MCP-Protocol-Version"), batch.length);
     }
-    const scope = await scopeOf(c, session?.id);
+    const scope = await timed(clock, "scope", () => scopeOf(c, session?.id));
+    const direct = init || batch ? undefined : directExecute(body, c.req.raw.headers);
+    if (direct) {
+      const result = await executeToolAnswer(scope, direct.params.arguments);
+      return c.json({ result, jsonrpc: "2.0", id: direct.id });
+    }
 
-    const server = createMcpServer(scope);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-    await server.connect(transport);
+    const { server, transport } = await timed(clock, "mcp_setup", async () => {
+      const server = createMcpServer(scope);
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      await server.connect(transport);
+      return { server, transport };
+    });
     try {
       const parsedBody = batch ? withoutSelfCancellations(batch) : body;
-      const res = await transport.handleRequest(c.req.raw, { parsedBody });
+      const res = await timed(
+        clock,
+        "mcp_handle",
+        () => transport.handleRequest(c.req.raw, { parsedBody }),
+        false,
+      );
       return init && res.ok ? await withNewSession(c, scope, body, res) : res;
     } finally {
       c.executionCtx.waitUntil(server.close());

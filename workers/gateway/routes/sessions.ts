@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { requireConfig } from "../http/config";
+import { forgetSession } from "../sessions/live";
 import { callSession, createSession, endSession, isSessionId, sessionNotFound } from "../sessions/store";
 
 /**
@@ -32,6 +33,8 @@ export const sessionRoutes = new Hono<AppEnv>()
     return c.json(answer.value);
   })
   .delete("/:id", async (c) => {
-    if (!(await endSession(c.env, c.req.param("id"), c.get("team")))) throw sessionNotFound();
+    const id = c.req.param("id");
+    forgetSession(id);
+    if (!(await endSession(c.env, id, c.get("team")))) throw sessionNotFound();
     return c.body(null, 204);
   });

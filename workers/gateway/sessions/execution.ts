@@ -1,7 +1,8 @@
 import type { HistoryEntry, PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
 import type { RequestScope } from "../operations/scope";
 import { EphemeralVault } from "./ephemeral-vault";
-import { callSession, createSession, findSession, sessionNotFound, sessionStub } from "./store";
+import { liveSession } from "./live";
+import { callSession, createSession, sessionNotFound, sessionStub } from "./store";
 
 const NO_SESSION: SessionAnswer = {
   ok: false,
@@ -33,7 +34,7 @@ export class ExecutionSession {
   /** Resolves the execution's session; an unknown or foreign `requested` id is a 404 HttpError. */
   static async open(scope: RequestScope, requested: string | undefined): Promise<ExecutionSession> {
     if (requested !== undefined) {
-      const record = await findSession(scope.env, requested, scope.team);
+      const record = await liveSession(scope.env, requested, scope.team);
       if (!record) throw sessionNotFound();
       return new ExecutionSession(scope, record.id, false);
     }

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
+  type ExecuteInput,
   type ExecuteResult,
   executeInputShape,
   executeResultShape,
@@ -27,6 +28,32 @@ export function toToolResult(result: ExecuteResult) {
   };
 }
 
+/**
+ * The `execute` tool's answer, whichever way the call arrived (the SDK server, or the route's direct
+ * path): an unknown sessionId is a SessionNotFoundError result; any other failure is a tool error
+ * carrying its message, as the SDK makes it.
+ */
+export async function executeToolAnswer(scope: RequestScope, input: ExecuteInput) {
+  try {
+    return toToolResult(await inExecutionSlot(scope, () => execute(scope, input)));
+  } catch (err) {
+    if (!(err instanceof HttpError && err.code === "session_not_found")) {
+      return {
+        content: [{ type: "text" as const, text: err instanceof Error ? err.message : String(err) }],
+        isError: true,
+      };
+    }
+    return toToolResult({
+      logs: [],
+      error: {
+        name: "SessionNotFoundError",
+        message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
+      },
+      stats: { durationMs: 0, toolCalls: 0, truncated: false },
+    });
+  }
+}
+
 export function registerExecuteTool(server: McpServer, scope: RequestScope): void {
   server.registerTool(
     "execute",
@@ -37,20 +64,6 @@ export function registerExecuteTool(server: McpServer, scope: RequestScope): voi
       outputSchema: executeResultShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    async (input) => {
-      try {
-        return toToolResult(await inExecutionSlot(scope, () => execute(scope, input)));
-      } catch (err) {
-        if (!(err instanceof HttpError && err.code === "session_not_found")) throw err;
-        return toToolResult({
-          logs: [],
-          error: {
-            name: "SessionNotFoundError",
-            message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
-          },
-          stats: { durationMs: 0, toolCalls: 0, truncated: false },
-        });
-      }
-    },
+    (input) => executeToolAnswer(scope, input),
   );
 }

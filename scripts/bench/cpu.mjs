@@ -1,0 +1,45 @@
+// CPU time of the processes `wrangler dev` runs (its own process group: wrangler's node process and
+// the workerd processes), read from /proc/<pid>/stat (utime + stime). Local workerd's clocks do not
+// advance during pure computation, so this is the measure of what a request costs in CPU.
+import { readdirSync, readFileSync } from "node:fs";
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function stat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const close = text.lastIndexOf(")");
+    const name = text.slice(text.indexOf("(") + 1, close);
+    const fields = text.slice(close + 2).split(" ");
+    // fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15
+    return { name, pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms so far of every process in `group`, summed by process name (`workerd`, `node`, ...). */
+export function groupCpu(group) {
+  const byName = {};
+  if (!group) return byName;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const s = stat(entry);
+    if (s?.pgrp !== group) continue;
+    byName[s.name] = (byName[s.name] ?? 0) + (s.ticks * 1000) / TICKS_PER_SECOND;
+  }
+  return byName;
+}
+
+/** CPU ms per unit between two `groupCpu` samples: { workerd, other, total }. */
+export function cpuPer(before, after, units) {
+  const delta = (name) => (after[name] ?? 0) - (before[name] ?? 0);
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  let workerd = 0;
+  let other = 0;
+  for (const name of names) {
+    if (name === "workerd") workerd += delta(name);
+    else other += delta(name);
+  }
+  return { workerd: workerd / units, other: other / units, total: (workerd + other) / units };
+}

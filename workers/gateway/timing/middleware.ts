@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from "hono";
+import { loadConfig } from "../config";
+import type { AppEnv } from "../env";
+import { sameSecret } from "../http/auth";
+import { PhaseClock } from "./clock";
+
+/**
+ * With PHASE_TIMING=on (never in wrangler.toml; `npm run bench` sets it), a request whose
+ * `X-Phase-Timing` header is the ADMIN_TOKEN gets a `Server-Timing` header with its phases. Any other
+ * request, and every request while PHASE_TIMING is off, is served exactly as without this.
+ */
+export const phaseTiming: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const asked = c.req.header("X-Phase-Timing");
+  const loaded = loadConfig(c.env);
+  const admin = c.env.ADMIN_TOKEN;
+  if (asked === undefined || !loaded.ok || !loaded.config.phaseTiming || !admin) return next();
+  if (!(await sameSecret(asked, admin))) return next();
+  const clock = new PhaseClock(PhaseClock.parseRepeats(c.req.header("X-Phase-Repeat")));
+  c.set("clock", clock);
+  await next();
+  c.res.headers.set("Server-Timing", clock.header());
+};
