@@ -266,6 +266,21 @@ describe("ranking by meaning", () => {
     expect(rankTools(MORE, { query: "" }).every((hit) => hit.matched.length === 0)).toBe(true);
   });
 
+  it("reads everyday words and phrases as the words tools use (commute, opening hours)", () => {
+    const maps = [
+      t("google-maps", "maps_directions", "Get directions between two points"),
+      t("google-maps", "maps_place_details", "Get detailed information about a specific place"),
+      t("google-maps", "maps_elevation", "Get elevation data for locations on the earth"),
+      t("github", "get_pull_request_reviews", "Get the reviews on a pull request"),
+      t("github", "get_pull_request", "Get details of a specific pull request"),
+    ];
+    const first = (query: string) => rankCatalog(maps, { query })[0]?.qualifiedName;
+    expect(first("plan my commute to the office")).toBe("google-maps.maps_directions");
+    expect(first("when does the bakery close, what are its opening hours")).toBe(
+      "google-maps.maps_place_details",
+    );
+  });
+
   it("ranks equal scores by qualified name, whatever the catalog order", () => {
     const hits = rankTools([...MORE].reverse(), { query: "create issue" });
     const ties = hits.filter((hit) => hit.score === hits[0]?.score).map((hit) => hit.tool.qualifiedName);

@@ -1,3 +1,4 @@
+import { everydayMeaning, everydayPhrases } from "./everyday-terms";
 import { canonical, synonyms } from "./synonyms";
 import { terms } from "./terms";
 import { stem, words } from "./tokenize";
@@ -10,6 +11,8 @@ import { LOOK, verbGroups, verbSynonyms } from "./verbs";
  */
 export const SYNONYM = 0.7;
 export const VERB_SYNONYM = 0.5;
+/** How much a tool word counts for an everyday word or phrase that means it (`commute` → directions). */
+const EVERYDAY_WEIGHT = 0.6;
 /** How much a part of an identifier no tool has counts (`printEnv` → print, env). */
 const PART = 0.5;
 /** How much a longer word counts for a query word that no tool has (`cust` → `customers`). */
@@ -75,6 +78,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (verbs.length === 0) verbs = groups;
     const stems = new Map([[term.stem, 1]]);
     for (const s of synonyms(term.stem)) if (!stems.has(s)) stems.set(s, SYNONYM);
+    for (const s of everydayMeaning(term.stem)) if (!stems.has(s)) stems.set(s, EVERYDAY_WEIGHT);
     // In a question, a verb says what happened ("which migrations have run"), not what to do.
     if (!question) for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
     const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
@@ -82,7 +86,19 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (!known() && term.stem.length >= 3) addPrefixed(stems, term.stem, vocabulary);
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
+  addPhrases(plain, concepts);
   return { concepts, verbs };
+}
+
+/** Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two. */
+function addPhrases(text: string, concepts: Concept[]) {
+  const all = words(text);
+  for (const { first, second, means } of everydayPhrases(text)) {
+    const concept =
+      concepts.find((c) => c.label === all[second]) ?? concepts.find((c) => c.label === all[first]);
+    if (concept === undefined) continue;
+    for (const s of means) if (!concept.stems.has(s)) concept.stems.set(s, EVERYDAY_WEIGHT);
+  }
 }
 
 /** The stems of the parts of each identifier in the text (`printEnv` → print, environment). */
