@@ -184,6 +184,7 @@ export const PHRASES: [string, string][] = [
   ["kick off", "kickoff"],
   ["shut down", "shutdown"],
   ["roll back", "rollback"],
+  ["roll out", "rollout"],
   ["clean up", "cleanup"],
   ["mouse over", "hover"],
   ["add up", "sum"],
