@@ -8,7 +8,7 @@ createStore();
 const coldMs = performance.now() - coldStart;
 
 describe("demo upstream: dataset", () => {
-  it("is large, deterministic and quick to generate", () => {
+  it("is large and deterministic (generation time printed, not asserted: a loaded CI machine is no stopwatch)", () => {
     const timings: number[] = [];
     let data = generateDataset();
     for (let i = 0; i < 3; i++) {
@@ -19,7 +19,6 @@ describe("demo upstream: dataset", () => {
     console.log(
       `first store (cold): ${coldMs.toFixed(0)} ms; generateDataset: ${timings.map((t) => `${t.toFixed(0)} ms`).join(", ")}`,
     );
-    expect(Math.min(...timings)).toBeLessThan(100);
 
     expect(data.customers).toHaveLength(2000);
     expect(data.tickets).toHaveLength(10000);
