@@ -12,8 +12,12 @@ import { isLive, root, startWranglerDev } from "./wrangler-dev.mjs";
 const HOST_CONFIG = "workers/sandbox-host/wrangler.toml";
 const WATCH_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_500;
-/** Missed probes in a row after which the host counts as hung. */
-const UNRESPONSIVE_AFTER = 2;
+/**
+ * Missed probes in a row after which the host counts as hung. Three, not two: a host's first Python
+ * execution makes CPython's memory snapshot without answering probes (~2.5 s on a quiet machine,
+ * about twice that on a loaded 2-core one), and a restart then would lose the snapshot and fail it.
+ */
+const UNRESPONSIVE_AFTER = 3;
 
 /**
  * @param {{ port?: number, vars?: Record<string, string>, env?: Record<string, string>, persist?: "temp" | "default",
