@@ -4,7 +4,7 @@
 // One allowance: workerd can abort while tearing down Worker-Loader isolates ("tried to defer
 // destruction during isolate shutdown", cloudflare/workerd#6506), which kills the test file running
 // in it before it reports (vitest: "Worker exited unexpectedly", "38 passed (39)"). Here it struck
-// test/unit/python.test.ts in 3 of 5 full runs under Node 22 (0 of 3 under Node 20). When a suite
+// the Python unit tests (now end to end only) in 3 of 5 full runs under Node 22 (0 of 3 under Node 20). When a suite
 // fails with no failed test at all, the files that did not report all their tests passing run once
 // more, alone; any failed test fails.
 import { spawnSync } from "node:child_process";

@@ -25,6 +25,10 @@ describe("python over MCP", () => {
   it("reports exceptions and syntax errors with lines of the submitted code", async () => {
     const r = await py("a = 1\nraise KeyError('missing')");
     expect(r).toMatchObject({ isError: true, error: { name: "KeyError", line: 2 } });
+    const deep = await py("x = 1\n\ndef f():\n    raise ValueError('bad value')\n\nf()");
+    expect(deep.error).toMatchObject({ name: "ValueError", message: "bad value", line: 4 });
+    expect(deep.error?.stack).toContain('File "<code>", line 4, in f');
+    expect(deep.error?.stack).not.toContain("_sandbox");
     const s = await py("def f(:\n    pass");
     expect(s.error).toMatchObject({ name: "SyntaxError", line: 1 });
   });
