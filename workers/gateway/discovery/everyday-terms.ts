@@ -21,16 +21,14 @@ export function everydayMeaning(wordStem: string): Iterable<string> {
   return meaning.get(wordStem) ?? [];
 }
 
-/**
- * The tool words for two-word everyday phrases in `text` (`opening hours` → details, place, hours),
- * each with the index of the phrase's first word among `words(text)`.
- */
-export function everydayPhrases(text: string): { first: number; second: number; means: Set<string> }[] {
-  const stems = words(text).map(stemOf);
-  const found: { first: number; second: number; means: Set<string> }[] = [];
+/** The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours). */
+export function everydayPhrases(text: string): { said: [string, string]; means: Set<string> }[] {
+  const all = words(text);
+  const stems = all.map(stemOf);
+  const found: { said: [string, string]; means: Set<string> }[] = [];
   for (let i = 0; i + 1 < stems.length; i++) {
     const means = meaning.get(`${stems[i]} ${stems[i + 1]}`);
-    if (means) found.push({ first: i, second: i + 1, means });
+    if (means) found.push({ said: [all[i]!, all[i + 1]!], means });
   }
   return found;
 }

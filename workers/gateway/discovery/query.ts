@@ -92,10 +92,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
 
 /** Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two. */
 function addPhrases(text: string, concepts: Concept[]) {
-  const all = words(text);
-  for (const { first, second, means } of everydayPhrases(text)) {
-    const concept =
-      concepts.find((c) => c.label === all[second]) ?? concepts.find((c) => c.label === all[first]);
+  for (const { said, means } of everydayPhrases(text)) {
+    const concept = concepts.find((c) => c.label === said[1]) ?? concepts.find((c) => c.label === said[0]);
     if (concept === undefined) continue;
     for (const s of means) if (!concept.stems.has(s)) concept.stems.set(s, EVERYDAY_WEIGHT);
   }
