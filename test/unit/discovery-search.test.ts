@@ -281,6 +281,48 @@ describe("ranking by meaning", () => {
     );
   });
 
+  it("reads a state named in the query as a filter, not as the tool's action (the demo desk)", () => {
+    const filters = {
+      status: { type: "string", enum: ["open", "pending", "resolved", "closed"] },
+      priority: { type: "string", enum: ["low", "normal", "high", "urgent"] },
+    };
+    const desk = [
+      {
+        ...t(
+          "demo",
+          "list_tickets",
+          "List support tickets, newest first, optionally filtered by status, priority, assignee, customer, tag and creation date (filters combine with AND). Paginated.",
+        ),
+        inputSchema: { type: "object", properties: filters },
+      },
+      t(
+        "demo",
+        "create_ticket",
+        'Open a new ticket (status "open") for an existing customer and return it with its new id.',
+      ),
+      t(
+        "demo",
+        "get_ticket",
+        "Get one ticket by id with its full conversation and a summary of the customer.",
+      ),
+      {
+        ...t(
+          "demo",
+          "update_ticket",
+          "Change a ticket's status, priority, assignee and/or tags and return the updated ticket.",
+        ),
+        inputSchema: { type: "object", properties: filters },
+      },
+      t("demo", "add_ticket_comment", "Add an agent reply or internal note to a ticket that is not closed."),
+    ];
+    const first = (query: string) => rankCatalog(desk, { query })[0]?.qualifiedName;
+    // `open` is a status here, not "Open a new ticket"; `close` changes a status.
+    expect(first("which open tickets are urgent")).toBe("demo.list_tickets");
+    expect(first("show me the urgent open tickets")).toBe("demo.list_tickets");
+    expect(first("close ticket 42")).toBe("demo.update_ticket");
+    expect(first("open a ticket for cus_00042")).toBe("demo.create_ticket");
+  });
+
   it("ranks equal scores by qualified name, whatever the catalog order", () => {
     const hits = rankTools([...MORE].reverse(), { query: "create issue" });
     const ties = hits.filter((hit) => hit.score === hits[0]?.score).map((hit) => hit.tool.qualifiedName);

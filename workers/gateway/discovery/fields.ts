@@ -5,7 +5,9 @@ import { stemsOf } from "./terms";
 /**
  * What a tool is searched by, field by field, with each field's weight and BM25 length
  * normalization `b`: its name counts most, then its title and the first sentence of its
- * description; the rest of the description, its parameters and its server count a little.
+ * description; the rest of the description, its parameters and its server count a little, but the
+ * values its parameters' enums allow count well: a query naming a state or kind ("open tickets",
+ * "urgent") names a filter of the tool that has it.
  */
 export const FIELDS = [
   { field: "name", weight: 3, b: 0.5, identifier: true },
@@ -14,6 +16,7 @@ export const FIELDS = [
   { field: "body", weight: 0.4, b: 0.75, identifier: false },
   { field: "paramNames", weight: 0.6, b: 0.5, identifier: true },
   { field: "paramText", weight: 0.25, b: 0.75, identifier: false },
+  { field: "values", weight: 1.5, b: 0.5, identifier: false },
   { field: "server", weight: 0.6, b: 0.3, identifier: false },
 ] as const;
 
@@ -46,6 +49,7 @@ export function toolFields(tool: CatalogTool, serverDescription: string | undefi
     body: description.slice(lead.length),
     paramNames: params.names.join(" "),
     paramText: params.descriptions.join(" "),
+    values: params.values.join(" "),
     server: `${tool.server} ${serverDescription ?? ""}`,
   };
   const key = FIELDS.map(({ field }) => text[field]).join("\u0000");
@@ -59,12 +63,13 @@ export function toolFields(tool: CatalogTool, serverDescription: string | undefi
 }
 
 /**
- * Parameter names, and their descriptions and enum values (`state`: open, closed), down to the
+ * Parameter names, their descriptions and their enum values (`state`: open, closed), down to the
  * properties of nested objects and array items (`locations[].latitude`), a few levels deep.
  */
-function parameters(schema: unknown): { names: string[]; descriptions: string[] } {
+function parameters(schema: unknown): { names: string[]; descriptions: string[]; values: string[] } {
   const names: string[] = [];
   const descriptions: string[] = [];
+  const values: string[] = [];
   const visit = (node: unknown, depth: number) => {
     if (!isRecord(node) || depth > MAX_DEPTH) return;
     const properties = isRecord(node.properties) ? node.properties : {};
@@ -74,14 +79,14 @@ function parameters(schema: unknown): { names: string[]; descriptions: string[] 
       const items = isRecord(property.items) ? property.items : {};
       if (typeof property.description === "string") descriptions.push(property.description);
       for (const list of [property.enum, items.enum]) {
-        if (Array.isArray(list)) descriptions.push(...list.filter((v): v is string => typeof v === "string"));
+        if (Array.isArray(list)) values.push(...list.filter((v): v is string => typeof v === "string"));
       }
       visit(property, depth + 1);
       visit(items, depth + 1);
     }
   };
   visit(schema, 0);
-  return { names, descriptions };
+  return { names, descriptions, values };
 }
 
 /** How deep nested parameters are read. */

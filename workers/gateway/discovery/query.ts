@@ -34,6 +34,9 @@ const VALUES: [RegExp, string][] = [
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
 ];
 
+const PAST = /^\p{L}+ed$/u;
+const PLURAL = /^\p{L}{2,}[^s]s$/u;
+
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
 const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
 
@@ -68,25 +71,34 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
     if (seen.has(term.stem)) continue;
     seen.add(term.stem);
-    const groups = verbGroups(term.stem);
+    // A past form says what happened ("the server I started", "merged PRs"), not what to do.
+    const groups = PAST.test(term.label) ? [] : verbGroups(term.stem);
     // "make a new folder": `new` says again what `make` says; one concept, either word counts fully.
-    const same = concepts.find((concept) => concept.verbs.some((group) => groups.includes(group)));
+    // A verb of several groups (`open`: create, show, visit) may say something else: it stays a word.
+    const same =
+      groups.length === 1 ? concepts.find((concept) => concept.verbs.includes(groups[0]!)) : undefined;
     if (same) {
       same.stems.set(term.stem, 1);
       continue;
     }
-    if (verbs.length === 0) verbs = groups;
+    const action = verbs.length === 0 && groups.length > 0;
+    if (action) verbs = groups;
     const stems = new Map([[term.stem, 1]]);
     for (const s of synonyms(term.stem)) if (!stems.has(s)) stems.set(s, SYNONYM);
     for (const s of everydayMeaning(term.stem)) if (!stems.has(s)) stems.set(s, EVERYDAY_WEIGHT);
-    // In a question, a verb says what happened ("which migrations have run"), not what to do.
-    if (!question) for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
+    // The query's action meets its groups' other verbs; a later verb of one group too ("store them as
+    // new people": add, create), not one of several ("show me the open tickets": not `get`).
+    if (action || (!question && groups.length === 1))
+      for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
     const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
     if (!known()) for (const part of parts.get(term.label) ?? []) if (!stems.has(part)) stems.set(part, PART);
     if (!known() && term.stem.length >= 3) addPrefixed(stems, term.stem, vocabulary);
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
   addPhrases(plain, concepts);
+  // "show me the open tickets": to get things, not one thing, is to list them.
+  if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label)))
+    verbs = [...verbs, "list"];
   return { concepts, verbs };
 }
 

@@ -61,13 +61,22 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
   return {
     server: tool.server,
     own: new Set(own),
-    verbs: new Set(
-      [...own, ...lead.slice(0, LEAD_VERBS), ...actions(tool.inputSchema, own)].flatMap(verbGroups),
-    ),
+    verbs: new Set(toolVerbs(own, lead, tool.inputSchema)),
     exact: new Set(exact.map((written) => written.toLowerCase())),
     phrase: nameWords.join(" "),
     nameWords: new Set([...nameWords, ...nameWords.slice(1).map((w, i) => `${nameWords[i]} ${w}`)]),
   };
+}
+
+/**
+ * The verb groups of its name's verbs; when its name has none (`ticket_stats`), of its description's
+ * first words and its enum actions. A name's verb settles it: `create_ticket`, "Open a new ticket",
+ * does not also `open` in the sense of showing.
+ */
+function toolVerbs(own: string[], lead: string[], schema: unknown): string[] {
+  const named = own.flatMap(verbGroups);
+  if (named.length > 0) return named;
+  return [...lead.slice(0, LEAD_VERBS), ...actions(schema, own)].flatMap(verbGroups);
 }
 
 /**
