@@ -320,6 +320,7 @@ describe("ranking by meaning", () => {
     expect(first("which open tickets are urgent")).toBe("demo.list_tickets");
     expect(first("show me the urgent open tickets")).toBe("demo.list_tickets");
     expect(first("close ticket 42")).toBe("demo.update_ticket");
+    expect(first("escalate ticket 9 to urgent")).toBe("demo.update_ticket");
     expect(first("open a ticket for cus_00042")).toBe("demo.create_ticket");
   });
 

@@ -11,7 +11,7 @@ const GROUPS = [
   "get fetch retrieve read show view obtain load pull grab check inspect see display print download export open",
   "list enumerate ls show view display",
   "search find lookup query locate discover grep",
-  "update edit modify change patch alter replace upgrade bump adjust tweak revise set close reopen resolve assign reassign mark",
+  "update edit modify change patch alter replace upgrade bump adjust tweak revise set close reopen resolve assign reassign mark escalate prioritize flag label tag",
   "delete remove rm erase destroy purge clear wipe trash archive forget uninstall",
   "store save set cache put persist write record keep",
   "run execute exec invoke launch trigger perform evaluate eval start",
