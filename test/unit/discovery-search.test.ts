@@ -5,17 +5,7 @@ import { firstSentence } from "../../workers/gateway/discovery/sentence";
 import { searchTools } from "../../workers/gateway/discovery/service";
 import { stem, tokenize, words } from "../../workers/gateway/discovery/tokenize";
 import type { Catalog } from "../../workers/gateway/upstreams";
-
-function t(server: string, name: string, description: string, title?: string): CatalogTool {
-  return {
-    server,
-    name,
-    qualifiedName: `${server}.${name}`,
-    description,
-    inputSchema: { type: "object", properties: {} },
-    ...(title ? { title } : {}),
-  };
-}
+import { catalogTool as t } from "../helpers/catalog-tool";
 
 const CATALOG: CatalogTool[] = [
   t("github", "create_issue", "Create a new issue in a GitHub repository.", "Create issue"),
@@ -264,64 +254,6 @@ describe("ranking by meaning", () => {
     const issues = rankTools(MORE, { query: "GitHub issues", servers: SERVERS });
     expect(issues[0]?.matched).toEqual(["github", "issues"]);
     expect(rankTools(MORE, { query: "" }).every((hit) => hit.matched.length === 0)).toBe(true);
-  });
-
-  it("reads everyday words and phrases as the words tools use (commute, opening hours)", () => {
-    const maps = [
-      t("google-maps", "maps_directions", "Get directions between two points"),
-      t("google-maps", "maps_place_details", "Get detailed information about a specific place"),
-      t("google-maps", "maps_elevation", "Get elevation data for locations on the earth"),
-      t("github", "get_pull_request_reviews", "Get the reviews on a pull request"),
-      t("github", "get_pull_request", "Get details of a specific pull request"),
-    ];
-    const first = (query: string) => rankCatalog(maps, { query })[0]?.qualifiedName;
-    expect(first("plan my commute to the office")).toBe("google-maps.maps_directions");
-    expect(first("when does the bakery close, what are its opening hours")).toBe(
-      "google-maps.maps_place_details",
-    );
-  });
-
-  it("reads a state named in the query as a filter, not as the tool's action (the demo desk)", () => {
-    const filters = {
-      status: { type: "string", enum: ["open", "pending", "resolved", "closed"] },
-      priority: { type: "string", enum: ["low", "normal", "high", "urgent"] },
-    };
-    const desk = [
-      {
-        ...t(
-          "demo",
-          "list_tickets",
-          "List support tickets, newest first, optionally filtered by status, priority, assignee, customer, tag and creation date (filters combine with AND). Paginated.",
-        ),
-        inputSchema: { type: "object", properties: filters },
-      },
-      t(
-        "demo",
-        "create_ticket",
-        'Open a new ticket (status "open") for an existing customer and return it with its new id.',
-      ),
-      t(
-        "demo",
-        "get_ticket",
-        "Get one ticket by id with its full conversation and a summary of the customer.",
-      ),
-      {
-        ...t(
-          "demo",
-          "update_ticket",
-          "Change a ticket's status, priority, assignee and/or tags and return the updated ticket.",
-        ),
-        inputSchema: { type: "object", properties: filters },
-      },
-      t("demo", "add_ticket_comment", "Add an agent reply or internal note to a ticket that is not closed."),
-    ];
-    const first = (query: string) => rankCatalog(desk, { query })[0]?.qualifiedName;
-    // `open` is a status here, not "Open a new ticket"; `close` changes a status.
-    expect(first("which open tickets are urgent")).toBe("demo.list_tickets");
-    expect(first("show me the urgent open tickets")).toBe("demo.list_tickets");
-    expect(first("close ticket 42")).toBe("demo.update_ticket");
-    expect(first("escalate ticket 9 to urgent")).toBe("demo.update_ticket");
-    expect(first("open a ticket for cus_00042")).toBe("demo.create_ticket");
   });
 
   it("ranks equal scores by qualified name, whatever the catalog order", () => {

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { rankCatalog } from "../../workers/gateway/discovery/search";
+import { catalogTool as t } from "../helpers/catalog-tool";
+
+// Words people use that tool definitions do not (everyday.ts), and words whose part of speech
+// decides what they ask for ("open tickets": a state; "open a ticket": an action).
+describe("ranking by everyday meaning", () => {
+  it("reads everyday words and phrases as the words tools use (commute, opening hours)", () => {
+    const maps = [
+      t("google-maps", "maps_directions", "Get directions between two points"),
+      t("google-maps", "maps_place_details", "Get detailed information about a specific place"),
+      t("google-maps", "maps_elevation", "Get elevation data for locations on the earth"),
+      t("github", "get_pull_request_reviews", "Get the reviews on a pull request"),
+      t("github", "get_pull_request", "Get details of a specific pull request"),
+    ];
+    const first = (query: string) => rankCatalog(maps, { query })[0]?.qualifiedName;
+    expect(first("plan my commute to the office")).toBe("google-maps.maps_directions");
+    expect(first("when does the bakery close, what are its opening hours")).toBe(
+      "google-maps.maps_place_details",
+    );
+  });
+
+  it("reads a state named in the query as a filter, not as the tool's action (the demo desk)", () => {
+    const filters = {
+      status: { type: "string", enum: ["open", "pending", "resolved", "closed"] },
+      priority: { type: "string", enum: ["low", "normal", "high", "urgent"] },
+    };
+    const desk = [
+      {
+        ...t(
+          "demo",
+          "list_tickets",
+          "List support tickets, newest first, optionally filtered by status, priority, assignee, customer, tag and creation date (filters combine with AND). Paginated.",
+        ),
+        inputSchema: { type: "object", properties: filters },
+      },
+      t(
+        "demo",
+        "create_ticket",
+        'Open a new ticket (status "open") for an existing customer and return it with its new id.',
+      ),
+      t(
+        "demo",
+        "get_ticket",
+        "Get one ticket by id with its full conversation and a summary of the customer.",
+      ),
+      {
+        ...t(
+          "demo",
+          "update_ticket",
+          "Change a ticket's status, priority, assignee and/or tags and return the updated ticket.",
+        ),
+        inputSchema: { type: "object", properties: filters },
+      },
+      t("demo", "add_ticket_comment", "Add an agent reply or internal note to a ticket that is not closed."),
+    ];
+    const first = (query: string) => rankCatalog(desk, { query })[0]?.qualifiedName;
+    // `open` is a status here, not "Open a new ticket"; `close` changes a status.
+    expect(first("which open tickets are urgent")).toBe("demo.list_tickets");
+    expect(first("show me the urgent open tickets")).toBe("demo.list_tickets");
+    expect(first("close ticket 42")).toBe("demo.update_ticket");
+    expect(first("escalate ticket 9 to urgent")).toBe("demo.update_ticket");
+    expect(first("open a ticket for cus_00042")).toBe("demo.create_ticket");
+  });
+});
