@@ -76,15 +76,14 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
 function toolVerbs(own: string[], lead: string[], schema: unknown): string[] {
   const named = own.flatMap(verbGroups);
   if (named.length > 0) return named;
-  return [...lead.slice(0, LEAD_VERBS), ...actions(schema, own)].flatMap(verbGroups);
+  return [...lead.slice(0, LEAD_VERBS), ...actions(schema)].flatMap(verbGroups);
 }
 
 /**
- * When the tool's name has no verb (`browser_tabs`, `kubectl_rollout`), the stems of one-word string
- * enum values of its top-level parameters: the actions it may take.
+ * The stems of one-word string enum values of its top-level parameters: the actions a tool whose
+ * name has no verb (`browser_tabs`, `kubectl_rollout`) may take.
  */
-function actions(schema: unknown, own: string[]): string[] {
-  if (own.some((s) => verbGroups(s).length > 0)) return [];
+function actions(schema: unknown): string[] {
   const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
   return Object.values(properties).flatMap((property) => {
     const values = isRecord(property) && Array.isArray(property.enum) ? property.enum : [];
