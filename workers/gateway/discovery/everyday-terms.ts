@@ -1,15 +1,13 @@
 import { EVERYDAY } from "./everyday";
-import { canonical } from "./synonyms";
-import { stem, words } from "./tokenize";
-
-const stemOf = (word: string) => canonical(stem(word));
+import { termStem } from "./terms";
+import { words } from "./tokenize";
 
 /** A said word's stem, or two stems joined by a space → the stems tools use for it. */
 const meaning = new Map<string, Set<string>>();
 for (const [, say, means] of EVERYDAY) {
-  const targets = means.split(" ").map(stemOf);
+  const targets = means.split(" ").map(termStem);
   for (const said of say.split(", ")) {
-    const key = words(said).map(stemOf).join(" ");
+    const key = words(said).map(termStem).join(" ");
     const set = meaning.get(key) ?? new Set<string>();
     for (const target of targets) if (target !== key) set.add(target);
     meaning.set(key, set);
@@ -24,7 +22,7 @@ export function everydayMeaning(wordStem: string): Iterable<string> {
 /** The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours). */
 export function everydayPhrases(text: string): { said: [string, string]; means: Set<string> }[] {
   const all = words(text);
-  const stems = all.map(stemOf);
+  const stems = all.map(termStem);
   const found: { said: [string, string]; means: Set<string> }[] = [];
   for (let i = 0; i + 1 < stems.length; i++) {
     const means = meaning.get(`${stems[i]} ${stems[i + 1]}`);

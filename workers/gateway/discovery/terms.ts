@@ -49,7 +49,7 @@ const memo = new Map<string, string>();
 const MEMO_SIZE = 50_000;
 
 /** A word's stem as the vocabulary writes it, memoized: tools repeat their words a lot. */
-function termStem(word: string): string {
+export function termStem(word: string): string {
   let known = memo.get(word);
   if (known === undefined) {
     if (memo.size >= MEMO_SIZE) memo.clear();
