@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
 import { log } from "../../shared/log";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
@@ -23,10 +24,11 @@ type Row = {
   error: string | null;
   duration_ms: number;
   result_bytes: number;
+  tool_calls: number | null;
 };
 
 const COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes";
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls";
 
 /**
  * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
@@ -43,6 +45,11 @@ export class AuditLog extends DurableObject {
       status TEXT NOT NULL, error TEXT, duration_ms INTEGER NOT NULL, result_bytes INTEGER NOT NULL)`);
     sql.exec("CREATE INDEX IF NOT EXISTS entries_ts ON entries (ts)");
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    // Added after the first release: objects made before get the column (NULL in their old rows).
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
+    if (!columns.some((c) => c.name === "tool_calls"))
+      sql.exec("ALTER TABLE entries ADD COLUMN tool_calls INTEGER");
+    sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
   }
 
   /** Writes a batch in one transaction and drops rows past the retention; invalid entries are skipped. */
@@ -61,7 +68,7 @@ export class AuditLog extends DurableObject {
       );
       for (const e of valid) {
         sql.exec(
-          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           e.ts,
           e.requestId,
           e.team,
@@ -74,6 +81,7 @@ export class AuditLog extends DurableObject {
           e.error ?? null,
           e.durationMs,
           e.resultBytes,
+          e.toolCalls ?? null,
         );
       }
       this.prune();
@@ -103,6 +111,30 @@ export class AuditLog extends DurableObject {
       )
       .toArray();
     return rows.map(toEntry);
+  }
+
+  /**
+   * A session's history (contract `session.history()`): its newest executions, newest first, at
+   * most SESSION_LIMITS.maxHistory, within the retention. The caller has checked that the session is
+   * the team's and live.
+   */
+  async history(sessionId: string): Promise<HistoryEntry[]> {
+    const rows = this.ctx.storage.sql
+      .exec<Pick<Row, "ts" | "duration_ms" | "tool_calls" | "error" | "result_bytes">>(
+        `SELECT ts, duration_ms, tool_calls, error, result_bytes FROM entries
+         WHERE session_id = ? AND kind = 'execute' AND ts >= ? ORDER BY ts DESC, rowid DESC LIMIT ?`,
+        sessionId,
+        this.cutoff(),
+        SESSION_LIMITS.maxHistory,
+      )
+      .toArray();
+    return rows.map((r) => ({
+      at: r.ts,
+      durationMs: r.duration_ms,
+      toolCalls: r.tool_calls ?? 0,
+      ...(r.error !== null ? { error: r.error } : {}),
+      resultBytes: r.result_bytes,
+    }));
   }
 
   /** Daily: drops rows past the retention; re-arms while any rows are left (an append arms it again). */
@@ -142,5 +174,6 @@ function toEntry(r: Row): AuditEntry {
     ...(r.error !== null ? { error: r.error } : {}),
     durationMs: r.duration_ms,
     resultBytes: r.result_bytes,
+    ...(r.tool_calls !== null ? { toolCalls: r.tool_calls } : {}),
   };
 }

@@ -24,6 +24,8 @@ export const AuditEntry = z.object({
   durationMs: z.number().int().nonnegative(),
   /** UTF-8 bytes of the result's JSON (0 when there is none) */
   resultBytes: z.number().int().nonnegative(),
+  /** for an execution: the tool calls its code made (a session's history reports them) */
+  toolCalls: z.number().int().nonnegative().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

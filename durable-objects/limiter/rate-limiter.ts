@@ -36,10 +36,19 @@ const LEASES = "leases";
  */
 export class RateLimiter extends DurableObject {
   /**
-   * One call per request: takes `count` tokens from the key's bucket (all or none) and, when the
-   * take is allowed and `lease` is given, a lease for one of `lease.max` concurrent executions.
+   * One call per request: returns the `released` leases of executions that ended (the gateway sends
+   * them with its next call, limits/releases.ts), takes `count` tokens from the key's bucket (all or
+   * none) and, when the take is allowed and `lease` is given, a lease for one of `lease.max`
+   * concurrent executions.
    */
-  admit(keyId: string, perMinute: number, count: number, lease?: { max: number; ttlMs: number }): Admission {
+  admit(
+    keyId: string,
+    perMinute: number,
+    count: number,
+    lease?: { max: number; ttlMs: number },
+    released: string[] = [],
+  ): Admission {
+    if (released.length > 0) this.release(released);
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
     if (!taken.allowed || lease === undefined) return taken;
     return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
@@ -87,11 +96,13 @@ export class RateLimiter extends DurableObject {
     return id;
   }
 
-  release(id: string): void {
+  /** Returns leases (unknown or already returned ids are ignored). */
+  release(ids: string[]): void {
+    const gone = new Set(ids);
     const leases = this.ctx.storage.kv.get<Lease[]>(LEASES) ?? [];
     this.ctx.storage.kv.put(
       LEASES,
-      leases.filter((l) => l.id !== id),
+      leases.filter((l) => !gone.has(l.id)),
     );
   }
 }

@@ -1,7 +1,6 @@
 import type { SessionAnswer, SessionCall, SessionInfo, SessionQuota } from "../../shared/contract/session";
-import { ok } from "./answer";
+import { fail, ok } from "./answer";
 import { badPath, deleteFile, fileCount, listFiles, readFile, writeFile } from "./files";
-import { readHistory } from "./history";
 import type { SessionRecord } from "./record";
 import { readMeta } from "./schema";
 import { badKey, deleteState, getState, setState, stateKeys } from "./state";
@@ -34,7 +33,8 @@ export function dispatch(
     case "session.info":
       return ok(info(sql, record, quota));
     case "session.history":
-      return ok(readHistory(sql));
+      // The gateway answers it from the team's audit log (workers/gateway/sessions/execution.ts).
+      return fail("TypeError", "session.history is not kept in the session object");
   }
 }
 

@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import {
-  type HistoryEntry,
   type PiiItem,
   type SessionAnswer,
   SessionCall,
@@ -8,7 +7,6 @@ import {
 } from "../../shared/contract/session";
 import { fail, sessionNotFound } from "./answer";
 import { dispatch } from "./dispatch";
-import { appendHistory } from "./history";
 import type { SessionRecord } from "./record";
 import { createSchema } from "./schema";
 import { restore, tokenize } from "./vault";
@@ -73,11 +71,6 @@ export class SessionObject extends DurableObject {
       if (!parsed.success) return fail("TypeError", describeIssue(parsed.error));
       return dispatch(this.ctx.storage, record, parsed.data, quota);
     });
-  }
-
-  /** Appends to the history (newest SESSION_LIMITS.maxHistory kept); false when the session is gone. */
-  async recordExecution(team: string, entry: HistoryEntry): Promise<boolean> {
-    return this.withLive(team, false, () => appendHistory(this.ctx.storage, entry));
   }
 
   /** The token of each item (`[EMAIL_1]`, or `[EMAIL]` once the vault is full); null when the session is gone. */

@@ -1,5 +1,6 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../workers/gateway/app";
 import { MCP_HEADERS, request } from "../helpers/app";
 import { admin, teamWithKey } from "../helpers/teams";
 
@@ -110,8 +111,50 @@ describe("one limiter call per request: key's tokens and the team's execution le
     expect(held).toHaveLength(3);
     expect(admitted.filter((a) => a.allowed && a.lease === null)).toHaveLength(2);
     expect((await stub.admit("k2", 5, 1, lease)).lease).toBeNull();
-    await stub.release(held[0]!);
+    await stub.release([held[0]!]);
     expect(typeof (await stub.admit("k2", 5, 1, lease)).lease).toBe("string");
+  });
+
+  it("RateLimiter.admit returns the leases it is handed before it takes one", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("unit:admit-released"));
+    const one = { max: 1, ttlMs: 60_000 };
+    const first = (await stub.admit("k", 100, 1, one)).lease;
+    expect(typeof first).toBe("string");
+    expect((await stub.admit("k", 100, 1, one)).lease).toBeNull();
+    const next = (await stub.admit("k", 100, 1, one, [first!, "not-a-lease"])).lease;
+    expect(typeof next).toBe("string");
+    expect(next).not.toBe(first);
+  });
+
+  it("returns an ended execution's lease with the next request, or on its own shortly after", async () => {
+    const { key } = await teamWithKey("adm-piggyback", { limits: { maxConcurrent: 1 } });
+    const app = createApp();
+    const send = (n: number) => {
+      const ctx = createExecutionContext();
+      const res = app.request(
+        "/v1/execute",
+        {
+          method: "POST",
+          headers: { "X-API-Key": key, "Content-Type": "application/json" },
+          body: JSON.stringify({ code: `return ${n}` }),
+        },
+        env,
+        ctx,
+      );
+      return { res, ctx };
+    };
+    // Back to back, before the first request's lease could be returned on its own (RELEASE_WINDOW_MS):
+    // the second admit carries it.
+    const a = send(1);
+    expect(((await (await a.res).json()) as Result).result).toBe(1);
+    const b = send(2);
+    expect(((await (await b.res).json()) as Result).result).toBe(2);
+    await Promise.all([waitOnExecutionContext(a.ctx), waitOnExecutionContext(b.ctx)]);
+    // Nothing came after the second: its lease went back by itself.
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("team:adm-piggyback"));
+    const lease = await limiter.acquire(1, 60_000);
+    expect(typeof lease).toBe("string");
+    await limiter.release([lease!]);
   });
 });
 

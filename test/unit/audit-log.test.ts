@@ -36,6 +36,43 @@ const rowCount = (team: string) =>
   );
 
 describe("AuditLog object", () => {
+  it("reads a session's history: its executions only, newest first, at most 100", async () => {
+    const t = Date.now() - 10_000;
+    const stub = log("hist");
+    await stub.append(
+      [
+        ...Array.from({ length: 103 }, (_, i) =>
+          entry("hist", { ts: t + i, sessionId: "s1", kind: "execute", tool: "execute", toolCalls: i % 4 }),
+        ),
+        entry("hist", { ts: t + 200, sessionId: "s1" }),
+        entry("hist", { ts: t + 201, sessionId: "s2", kind: "execute", tool: "execute", toolCalls: 9 }),
+        entry("hist", {
+          ts: t + 202,
+          sessionId: "s1",
+          kind: "execute",
+          tool: "execute",
+          status: "error",
+          error: "TimeoutError",
+          resultBytes: 0,
+        }),
+      ],
+      30,
+    );
+    const history = await stub.history("s1");
+    expect(history).toHaveLength(100);
+    expect(history[0]).toEqual({
+      at: t + 202,
+      durationMs: 5,
+      toolCalls: 0,
+      error: "TimeoutError",
+      resultBytes: 0,
+    });
+    expect(history[1]).toEqual({ at: t + 102, durationMs: 5, toolCalls: 2, resultBytes: 10 });
+    expect(history.at(-1)?.at).toBe(t + 4);
+    expect(await stub.history("s2")).toEqual([{ at: t + 201, durationMs: 5, toolCalls: 9, resultBytes: 10 }]);
+    expect(await stub.history("none")).toEqual([]);
+  });
+
   it("returns newest first (ties in insertion order, latest first) and filters", async () => {
     const t = Date.now();
     const stub = log("q");
@@ -97,7 +134,7 @@ describe("AuditLog object", () => {
     await stub.append([entry("hidden")], 30);
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls FROM entries",
         Date.now() - 40 * DAY,
       );
     });
@@ -113,7 +150,7 @@ describe("AuditLog object", () => {
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec("UPDATE entries SET ts = ?", Date.now() - 31 * DAY);
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls FROM entries",
         Date.now() - DAY,
       );
     });

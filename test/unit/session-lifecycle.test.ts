@@ -1,7 +1,7 @@
-// The session object's info, history, team and lifetime rules (close, TTL), and its PII vault.
+// The session object's info, team and lifetime rules (close, TTL), and its PII vault.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { type HistoryEntry, SESSION_LIMITS, type SessionCall } from "../../shared/contract/session";
+import type { SessionCall } from "../../shared/contract/session";
 import {
   bytes,
   failure,
@@ -31,44 +31,15 @@ describe("session", () => {
     });
   });
 
-  it("keeps the newest 100 executions, newest first", async () => {
-    const { stub } = await openSession();
-    for (let i = 0; i < 105; i++) {
-      const entry: HistoryEntry = { at: 1_000 + i, durationMs: i, toolCalls: i % 3, resultBytes: 10 * i };
-      expect(
-        await stub.recordExecution("default", i === 104 ? { ...entry, error: "TimeoutError" } : entry),
-      ).toBe(true);
-    }
-    const history = await value<HistoryEntry[]>(stub, { op: "session.history" });
-    expect(history).toHaveLength(SESSION_LIMITS.maxHistory);
-    expect(history[0]).toEqual({
-      at: 1_104,
-      durationMs: 104,
-      toolCalls: 2,
-      error: "TimeoutError",
-      resultBytes: 1_040,
-    });
-    expect(history[1]).toEqual({ at: 1_103, durationMs: 103, toolCalls: 1, resultBytes: 1_030 });
-    expect(history.at(-1)?.at).toBe(1_005);
-    const rows = await runInDurableObject(stub, (_i, state) =>
-      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM history").one(),
-    );
-    expect(rows.n).toBe(100);
-  });
-
   it("answers SessionNotFoundError to another team and writes nothing", async () => {
     const { stub } = await openSession();
     const error = await failure(stub, { op: "state.set", key: "k", json: "1" }, QUOTA, "other");
     expect(error.name).toBe("SessionNotFoundError");
     expect((await failure(stub, { op: "session.info" }, QUOTA, "other")).name).toBe("SessionNotFoundError");
-    expect(await stub.recordExecution("other", { at: 1, durationMs: 1, toolCalls: 0, resultBytes: 0 })).toBe(
-      false,
-    );
     expect(await stub.tokenize("other", [{ kind: "EMAIL", key: "a@b.c", value: "a@b.c" }])).toBeNull();
     expect(await stub.restore("other", ["[EMAIL_1]"])).toBeNull();
     expect(await userTables(stub)).toEqual([]);
     expect(await value(stub, { op: "state.get", key: "k" })).toBeUndefined();
-    expect(await value(stub, { op: "session.history" })).toEqual([]);
     expect(await stub.restore("default", ["[EMAIL_1]"])).toEqual([null]);
   });
 
@@ -85,7 +56,6 @@ describe("session", () => {
     const { id, stub } = await openSession();
     await value(stub, { op: "workspace.write", path: "keep/me.txt", data: bytes("secret") });
     await value(stub, { op: "state.set", key: "k", json: "1" });
-    await stub.recordExecution("default", { at: 1, durationMs: 1, toolCalls: 0, resultBytes: 0 });
     expect(await stub.tokenize("default", [{ kind: "EMAIL", key: "a@b.c", value: "a@b.c" }])).toEqual([
       "[EMAIL_1]",
     ]);
@@ -98,9 +68,6 @@ describe("session", () => {
     expect((await failure(stub, { op: "workspace.read", path: "keep/me.txt" })).name).toBe(
       "SessionNotFoundError",
     );
-    expect(
-      await stub.recordExecution("default", { at: 2, durationMs: 1, toolCalls: 0, resultBytes: 0 }),
-    ).toBe(false);
     expect(await stub.restore("default", ["[EMAIL_1]"])).toBeNull();
     expect(await userTables(stub)).toEqual([]);
 
@@ -108,7 +75,6 @@ describe("session", () => {
     expect(await value(stub, { op: "workspace.list" })).toEqual([]);
     expect((await failure(stub, { op: "workspace.read", path: "keep/me.txt" })).name).toBe("NotFoundError");
     expect(await value(stub, { op: "state.get", key: "k" })).toBeUndefined();
-    expect(await value(stub, { op: "session.history" })).toEqual([]);
     expect(await info(stub)).toMatchObject({ bytesUsed: 0, files: 0 });
     expect(await stub.restore("default", ["[EMAIL_1]"])).toEqual([null]);
     expect(await stub.tokenize("default", [{ kind: "EMAIL", key: "x@y.z", value: "x@y.z" }])).toEqual([

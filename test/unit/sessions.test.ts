@@ -127,6 +127,46 @@ describe("REST sessions", () => {
   });
 });
 
+describe("session.history()", () => {
+  const open = async () =>
+    ((await (await postJson("/v1/sessions", {})).json()) as { sessionId: string }).sessionId;
+  const run = async (code: string, sessionId: string) =>
+    (await (await postJson("/v1/execute", { code, sessionId })).json()) as {
+      result?: unknown;
+      error?: { name: string };
+    };
+
+  it("lists the session's own executions, newest first, from the audit log", async () => {
+    const id = await open();
+    const other = await open();
+    await run("return 1", id);
+    await run("const { tickets } = await tools.demo.list_tickets({ limit: 2 }); return tickets.length", id);
+    await run("throw new TypeError('not this text')", id);
+    await run("return 'elsewhere'", other);
+    const { result } = await run("return await session.history()", id);
+    const history = result as Array<{ at: number; toolCalls: number; error?: string; resultBytes: number }>;
+    expect(history.map((h) => [h.toolCalls, h.error ?? null])).toEqual([
+      [0, "TypeError"],
+      [1, null],
+      [0, null],
+    ]);
+    expect(history[0]!.at).toBeGreaterThanOrEqual(history[1]!.at);
+    expect(history[2]!.resultBytes).toBeGreaterThan(0);
+    expect(JSON.stringify(history)).not.toContain("not this text");
+    const { result: theirs } = await run("return await session.history()", other);
+    expect(theirs).toHaveLength(1);
+  });
+
+  it("is gone with its session", async () => {
+    const id = await open();
+    await run("return 1", id);
+    expect((await request(`/v1/sessions/${id}`, { method: "DELETE", headers: AUTH })).status).toBe(204);
+    expect(
+      (await postJson("/v1/execute", { code: "return await session.history()", sessionId: id })).status,
+    ).toBe(404);
+  });
+});
+
 describe("PII tokens in a session", () => {
   it("tokenizes the result and puts the real value back in a later tool call's arguments", async () => {
     const session = await createSession(gatewayEnv, { kind: "api", team: "default", ttlSeconds: 60 });

@@ -39,6 +39,7 @@ export function auditExecution(
         failure,
         durationMs,
         result: "result" in outcome ? outcome.result : undefined,
+        toolCalls: "result" in outcome ? outcome.result.stats.toolCalls : 0,
       },
     ),
   );
@@ -77,6 +78,7 @@ async function build(
     failure: string | undefined;
     durationMs: number;
     result: unknown;
+    toolCalls?: number;
   },
 ): Promise<AuditEntry[]> {
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -94,6 +96,7 @@ async function build(
       ...(e.failure === undefined ? {} : { error: ERROR_NAME.test(e.failure) ? e.failure : "Error" }),
       durationMs: Math.max(0, Math.round(e.durationMs)),
       resultBytes: e.result === undefined ? 0 : jsonBytes(e.result),
+      ...(e.toolCalls === undefined ? {} : { toolCalls: e.toolCalls }),
     },
   ];
 }

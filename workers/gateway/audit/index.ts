@@ -2,4 +2,4 @@ export { AuditEntry, AuditQuery } from "../../../durable-objects/audit/entry";
 export { canonicalJson, jsonBytes, sha256Hex } from "./hash";
 export { type AuditActor, auditExecution, auditToolCall } from "./hooks";
 export { recordAudit } from "./record";
-export { auditLogOf, auditNamespace, retentionDays } from "./store";
+export { auditLogOf, auditNamespace, retentionDays, sessionHistory } from "./store";

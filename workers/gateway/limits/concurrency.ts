@@ -2,6 +2,7 @@ import type { ExecuteResult } from "../../../shared/contract/execute";
 import type { RequestScope } from "../operations/scope";
 import { timed } from "../timing/clock";
 import { leaseTerms, limiter } from "./limiter";
+import { releaseLease } from "./releases";
 
 /**
  * Runs an execution in one of the team's concurrent-execution slots (EXEC_MAX_CONCURRENT, or the
@@ -25,7 +26,7 @@ export async function inExecutionSlot(
   try {
     return await run();
   } finally {
-    scope.waitUntil(stub.release(lease));
+    releaseLease(scope.env, scope.team, lease, scope.waitUntil);
   }
 }
 

@@ -7,6 +7,7 @@ import { HttpError } from "../http/errors";
 import { scopeOf } from "../http/scope";
 import { timed } from "../timing/clock";
 import { leaseTerms, limiter } from "./limiter";
+import { releaseLease, requeueReleases, takeReleases } from "./releases";
 
 /** A lone MCP `tools/call` of `execute`: its lease is taken with its tokens. */
 const ExecuteCall = z.object({
@@ -49,18 +50,26 @@ function refusal(result: TakeResult, count: number): string {
  * one per request, one per JSON-RPC message on /mcp, taken all at once or not at all. Refused: 429
  * with Retry-After and RateLimit-* headers (a JSON-RPC error body on /mcp). A request that is one
  * execution also gets its concurrency lease in the same Durable Object call, released when the
- * request ends. Runs after the API key middleware.
+ * request ends (returned with the isolate's next admit, or within RELEASE_WINDOW_MS: releases.ts).
+ * Runs after the API key middleware.
  */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const clock = c.get("clock");
   const { config } = await timed(clock, "scope", () => scopeOf(c));
   const { count, execution } = await timed(clock, "body", () => cost(c), false);
-  const stub = limiter(c.env, c.get("team"));
+  const team = c.get("team");
+  const stub = limiter(c.env, team);
   const terms = execution ? leaseTerms(config) : undefined;
+  const released = takeReleases(team);
+  const waitUntil = c.executionCtx.waitUntil.bind(c.executionCtx);
   const result = await timed(
     clock,
     "admit",
-    () => stub.admit(c.get("keyId"), config.rateLimit.perMinute, count, terms),
+    () =>
+      stub.admit(c.get("keyId"), config.rateLimit.perMinute, count, terms, released).catch((err) => {
+        requeueReleases(c.env, team, released, waitUntil);
+        throw err;
+      }),
     false,
   );
   const headers = {
@@ -80,7 +89,7 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await next();
   } finally {
-    if (lease) c.executionCtx.waitUntil(stub.release(lease));
+    if (lease) releaseLease(c.env, team, lease, waitUntil);
   }
   for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
 };

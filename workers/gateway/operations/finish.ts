@@ -1,21 +1,18 @@
 import type { ExecuteResult } from "../../../shared/contract/execute";
 import { log } from "../../../shared/log";
 import { tokenizeResult } from "../../../shared/privacy/result";
-import { jsonBytes } from "../audit/hash";
 import type { ExecutionSession } from "../sessions/execution";
 import type { RequestScope } from "./scope";
 
 /**
  * What happens to a result on its way out: PII replaced by the session's tokens (when on; awaited,
- * since the answer carries them), the execution added to the session's history (in the background:
- * nothing in the answer depends on it), the session's id attached. A result that cannot be
- * tokenized is withheld rather than sent in the clear.
+ * since the answer carries them) and the session's id attached. A result that cannot be tokenized
+ * is withheld rather than sent in the clear. (The session's history is its audit entries.)
  */
 export async function finishInSession(
   scope: RequestScope,
   session: ExecutionSession,
   ran: ExecuteResult,
-  startedAt: number,
 ): Promise<ExecuteResult> {
   let result = ran;
   if (scope.config.pii === "tokenize") {
@@ -35,20 +32,6 @@ export async function finishInSession(
         stats: ran.stats,
       };
     }
-  }
-  if (session.id !== undefined) {
-    const entry = {
-      at: startedAt,
-      durationMs: result.stats.durationMs,
-      toolCalls: result.stats.toolCalls,
-      ...(result.error ? { error: result.error.name.slice(0, 200) } : {}),
-      resultBytes: result.result === undefined ? 0 : jsonBytes(result.result),
-    };
-    scope.waitUntil(
-      session.record(entry).catch((err) => {
-        log("warn", "session history not recorded", { requestId: scope.requestId, error: errorText(err) });
-      }),
-    );
   }
   return session.id === undefined ? result : { ...result, sessionId: session.id };
 }

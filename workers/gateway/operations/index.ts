@@ -47,7 +47,7 @@ export async function execute(scope: RequestScope, input: ExecuteInput): Promise
       input,
     );
     const inSession = session;
-    const result = await timed(clock, "finish", () => finishInSession(scope, inSession, ran, startedAt));
+    const result = await timed(clock, "finish", () => finishInSession(scope, inSession, ran));
     await timed(clock, "audit", () => auditExecution(scope, inSession.id, input, startedAt, { result }));
     return result;
   } catch (thrown) {

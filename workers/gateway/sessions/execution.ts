@@ -1,4 +1,5 @@
-import type { HistoryEntry, PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
+import type { PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
+import { sessionHistory } from "../audit";
 import type { RequestScope } from "../operations/scope";
 import { EphemeralVault } from "./ephemeral-vault";
 import { liveSession } from "./live";
@@ -50,7 +51,11 @@ export class ExecutionSession {
   async call(call: SessionCall): Promise<SessionAnswer> {
     const id = await this.ensure();
     if (id === undefined) return NO_SESSION;
-    return callSession(this.scope.env, id, this.scope.team, call, this.scope.config.sessionQuota);
+    const { env, team, config } = this.scope;
+    if (call.op !== "session.history") return callSession(env, id, team, call, config.sessionQuota);
+    // The history is the session's audit entries; the session object says whether it is live and the team's.
+    const live = await callSession(env, id, team, { op: "session.info" }, config.sessionQuota);
+    return live.ok ? { ok: true, value: await sessionHistory(env, team, id) } : live;
   }
 
   /** Tokens for detected values: the session's vault, or one that lives only for this execution. */
@@ -77,11 +82,6 @@ export class ExecutionSession {
       if (typeof value === "string") found.set(token, value);
     });
     return found;
-  }
-
-  async record(entry: HistoryEntry): Promise<void> {
-    if (this.#id !== undefined)
-      await sessionStub(this.scope.env, this.#id).recordExecution(this.scope.team, entry);
   }
 
   private async ensure(): Promise<string | undefined> {
