@@ -8,6 +8,11 @@ export function setLogLevel(level: LogLevel): void {
   threshold = RANK[level];
 }
 
+/** Whether a line of `level` would be written (so work done only for it can be skipped). */
+export function logs(level: LogLevel): boolean {
+  return RANK[level] >= threshold;
+}
+
 /** One JSON object per line, so `wrangler tail` / Logpush can filter on any field. */
 export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
   if (RANK[level] < threshold) return;

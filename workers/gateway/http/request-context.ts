@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { log, setLogLevel } from "../../../shared/log";
+import { log, logs, setLogLevel } from "../../../shared/log";
 import { loadConfig } from "../config";
 import type { AppEnv } from "../env";
 
@@ -25,7 +25,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     status: c.res.status,
     durationMs: Date.now() - started,
   };
-  const line = () => log(fields.status >= 500 ? "error" : "info", "request", fields);
+  const level = fields.status >= 500 ? "error" : "info";
+  if (!logs(level)) return;
+  const line = () => log(level, "request", fields);
   const clock = c.get("clock");
   if (clock) await clock.time("log", line);
   else afterResponse(c, line);
