@@ -21,6 +21,9 @@
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default "warn" as `npm run dev` runs it: at "info" wrangler dev
 // relays each request's log line through its inspector connection, ~2.5 ms of workerd CPU per request
 // that a deployed Worker does not pay; "info" measures it),
+// BENCH_NETWORK_EVENTS ("on" keeps wrangler dev's inspector Network domain enabled: every fetch() a
+// worker makes, such as an upstream tool call, is then reported to wrangler's Node process, ~8 ms of CPU
+// per call that a deployed Worker does not pay; by default the bench disables it, scripts/bench/network-events.mjs),
 // BENCH_TOOL_CALLS (100: calls per series in section 4).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
@@ -31,6 +34,7 @@ import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
+import { disableNetworkEvents } from "./bench/network-events.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
 import { runPhases } from "./bench/phases.mjs";
 import { runPrivacy } from "./bench/privacy.mjs";
@@ -49,6 +53,7 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
 });
 const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
+const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
   (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7").split(",").map((s) => Number(s.trim())),
 );
@@ -79,6 +84,7 @@ const GATEWAY_VARS = {
 let gw; // scripts/bench/gateway-client.mjs, once the stack is up
 let stopStack; // stops everything scripts/bench/stack.mjs started
 let wranglerTail = () => [];
+let closeInspector = () => {}; // the DevTools connection that keeps network events off
 let group; // the process group of wrangler dev and its workerd processes
 
 // ---- the three paths under test: each call returns the execution's result object ----
@@ -196,13 +202,15 @@ async function main() {
     },
   });
   wranglerTail = () => stack.wrangler.tail;
+  if (!NETWORK_EVENTS) closeInspector = await disableNetworkEvents(stack.wrangler.inspectorPort);
   group = stack.wrangler.child.pid;
   gw = gatewayClient(stack.base, API_KEY);
   const codemodeLive = await fetch(`${stack.base}/codemode/live`).then((r) => r.json());
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
   const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
   console.log(
-    `${versions}, node ${process.version}; gateway auth: ${stack.upstreams.health.auth}; LOG_LEVEL ${LOG_LEVEL}${process.env.BENCH_LOG_LEVEL ? "" : " (as npm run dev; BENCH_LOG_LEVEL=info adds the request log line)"}`,
+    `${versions}, node ${process.version}; gateway auth: ${stack.upstreams.health.auth}; LOG_LEVEL ${LOG_LEVEL}${process.env.BENCH_LOG_LEVEL ? "" : " (as npm run dev; BENCH_LOG_LEVEL=info adds the request log line)"}; ` +
+      `inspector network events ${NETWORK_EVENTS ? "on (as wrangler dev runs)" : "off (a deployed Worker has no inspector; BENCH_NETWORK_EVENTS=on keeps them)"}`,
   );
   const upstreams = stack.upstreams.ready.upstreams.map((u) => `${u.name} (${u.state}, ${u.tools} tools)`);
   console.log(
@@ -247,6 +255,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 main().then(
   async () => {
+    closeInspector();
     await stopStack?.();
     process.exit(0);
   },
@@ -255,6 +264,7 @@ main().then(
     console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : err}`);
     const tail = err?.wranglerTail ?? wranglerTail();
     if (tail.length) console.error(`--- last wrangler dev output ---\n${tail.join("\n")}`);
+    closeInspector();
     await stopStack?.();
     process.exit(1);
   },

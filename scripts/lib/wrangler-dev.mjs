@@ -33,7 +33,8 @@ export async function startWranglerDev(options = {}) {
   const persistDir = options.persist === "temp" ? mkdtempSync(join(tmpdir(), "code-mcp-")) : undefined;
   const args = ["dev"];
   for (const config of options.configs ?? ["wrangler.toml"]) args.push("-c", config);
-  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()));
+  const inspectorPort = await freePort();
+  args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
   if (persistDir) args.push("--persist-to", persistDir);
   if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
@@ -75,7 +76,7 @@ export async function startWranglerDev(options = {}) {
         `wrangler dev exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail.join("\n")}`,
       );
     }
-    if (await isLive(url, 2_000)) return { url, port, child, stop, tail };
+    if (await isLive(url, 2_000)) return { url, port, inspectorPort, child, stop, tail };
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();
