@@ -1,3 +1,4 @@
+import type { Config } from "./config";
 import type { AdmittedSlot } from "./limits/limiter";
 import type { PhaseClock } from "./timing/clock";
 
@@ -16,6 +17,8 @@ export interface AppVariables {
   keyId: string;
   /** the POST /mcp body, read once by the rate limiter (its message count is the cost) for the route */
   mcpBody?: Promise<unknown>;
+  /** the deployment's config with the key's team's limits, made once per request (http/scope.ts) */
+  teamConfig?: Config;
   /** the execution lease taken with this request's tokens (a lone `execute` request) */
   slot?: AdmittedSlot;
   /** phase timings of this request (PHASE_TIMING, operator requests only) */
