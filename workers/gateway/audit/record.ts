@@ -1,14 +1,15 @@
 import type { AuditLog } from "../../../durable-objects/audit/audit-log";
 import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import { log } from "../../../shared/log";
+import { TeamBatches } from "../batch/team-batches";
 import { auditLogOf, auditNamespace, retentionDays } from "./store";
 
 /** Entries arriving within this window (from any request in this isolate) share one write. */
 const BATCH_WINDOW_MS = 25;
 const MAX_BATCH = 500;
 
-/** Per team: the batch still open for more entries in this isolate. */
-const open = new Map<string, AuditEntry[]>();
+/** Per team: entries of this isolate not yet written. */
+const batches = new TeamBatches<AuditEntry>(BATCH_WINDOW_MS, MAX_BATCH);
 
 /**
  * Appends audit entries in the background: the work (including `entries()` when it is a function)
@@ -35,38 +36,16 @@ export function recordAudit(
   }
 }
 
-/**
- * Adds entries to their team's open batch, or opens one. Returns the flushes this call opened: a
- * batch is flushed by the context that opened it, so it never depends on another request's I/O.
- */
+/** Adds entries to their team's open batch, or opens one; returns the sends of the batches it opened. */
 function enqueue(ns: DurableObjectNamespace<AuditLog>, days: number, entries: AuditEntry[]): Promise<void>[] {
-  const flushes: Promise<void>[] = [];
-  for (const entry of entries) {
-    const batch = open.get(entry.team);
-    if (batch && batch.length < MAX_BATCH) {
-      batch.push(entry);
-      continue;
+  const send = (team: string) => async (batch: AuditEntry[]) => {
+    try {
+      await auditLogOf(ns, team).append(batch, days);
+    } catch (err) {
+      log("error", "audit write failed", { team, entries: batch.length, error: describe(err) });
     }
-    const fresh = [entry];
-    open.set(entry.team, fresh);
-    flushes.push(flushLater(ns, days, entry.team, fresh));
-  }
-  return flushes;
-}
-
-async function flushLater(
-  ns: DurableObjectNamespace<AuditLog>,
-  days: number,
-  team: string,
-  batch: AuditEntry[],
-): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, BATCH_WINDOW_MS));
-  if (open.get(team) === batch) open.delete(team);
-  try {
-    await auditLogOf(ns, team).append(batch, days);
-  } catch (err) {
-    log("error", "audit write failed", { team, entries: batch.length, error: describe(err) });
-  }
+  };
+  return entries.flatMap((entry) => batches.add(entry.team, entry, send(entry.team)) ?? []);
 }
 
 function describe(err: unknown): string {

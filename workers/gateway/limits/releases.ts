@@ -1,4 +1,5 @@
 import { log } from "../../../shared/log";
+import { TeamBatches } from "../batch/team-batches";
 import type { GatewayEnv } from "../env";
 import { limiter } from "./limiter";
 
@@ -11,29 +12,22 @@ import { limiter } from "./limiter";
 export const RELEASE_WINDOW_MS = 20;
 
 /** Per team: leases of ended executions that this isolate has not yet returned. */
-const pending = new Map<string, string[]>();
+const pending = new TeamBatches<string>(RELEASE_WINDOW_MS, Number.POSITIVE_INFINITY);
 
-/** Queues `lease` for return; the first lease of a window also arms that window's flush. */
+/** Queues `lease` for return (with the team's next admit, or on its own after the window). */
 export function releaseLease(
   env: GatewayEnv,
   team: string,
   lease: string,
   waitUntil: (promise: Promise<unknown>) => void,
 ): void {
-  const queued = pending.get(team);
-  if (queued) {
-    queued.push(lease);
-    return;
-  }
-  pending.set(team, [lease]);
-  waitUntil(flushLater(env, team));
+  const flush = pending.add(team, lease, (leases) => returnLeases(env, team, leases));
+  if (flush) waitUntil(flush);
 }
 
 /** The team's queued leases, now the caller's to send (with its admit); [] when none. */
 export function takeReleases(team: string): string[] {
-  const queued = pending.get(team) ?? [];
-  pending.delete(team);
-  return queued;
+  return pending.take(team);
 }
 
 /** Leases whose sending failed: queued again (returning a lease twice is harmless). */
@@ -46,10 +40,7 @@ export function requeueReleases(
   for (const lease of leases) releaseLease(env, team, lease, waitUntil);
 }
 
-async function flushLater(env: GatewayEnv, team: string): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, RELEASE_WINDOW_MS));
-  const leases = takeReleases(team);
-  if (leases.length === 0) return;
+async function returnLeases(env: GatewayEnv, team: string, leases: string[]): Promise<void> {
   try {
     await limiter(env, team).release(leases);
   } catch (err) {
