@@ -17,7 +17,8 @@
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
-// level), BENCH_CONCURRENCY ("1,10,50"), BENCH_PHASE_REQUESTS (100),
+// level), BENCH_CONCURRENCY ("1,10,50"), BENCH_CHUNKS (4: each level's requests per path run in up to
+// this many chunks, alternating between the paths), BENCH_PHASE_REQUESTS (100),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default "warn" as `npm run dev` runs it: at "info" wrangler dev
 // relays each request's log line through its inspector connection, ~2.5 ms of workerd CPU per request
 // that a deployed Worker does not pay; "info" measures it),
@@ -52,6 +53,7 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   return n;
 });
 const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
+const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
@@ -137,6 +139,31 @@ async function run(path, concurrency, count) {
   };
 }
 
+/**
+ * REQUESTS per path at `concurrency`, in chunks that alternate between the paths, so that a machine
+ * getting busier or quieter during the level weighs on every path alike. A chunk holds at least four
+ * requests per concurrent slot (so ramp-up and drain stay small): at c=50 and 200 requests that is
+ * one chunk, as before. Per path: all latencies, the seconds its chunks took, workerd CPU ms per execution.
+ */
+async function interleaved(concurrency) {
+  const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
+  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
+  for (let done = 0; done < REQUESTS; done += chunk) {
+    const count = Math.min(chunk, REQUESTS - done);
+    for (const [i, path] of PATHS.entries()) {
+      const measured = await run(path, concurrency, count);
+      totals[i].latencies.push(...measured.latencies);
+      totals[i].seconds += measured.seconds;
+      totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
+    }
+  }
+  return totals.map((t) => ({
+    latencies: t.latencies,
+    seconds: t.seconds,
+    cpu: t.cpuMs / t.latencies.length,
+  }));
+}
+
 // ---- main ----
 function positiveInt(name, fallback, allowZero = false) {
   const raw = process.env[name];
@@ -159,7 +186,10 @@ const line = (name, concurrency, ...values) =>
   `${name.padEnd(32)}${String(concurrency).padStart(5)}${cells(...values)}`;
 
 async function latencies() {
-  console.log(`\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per level after ${WARMUP} warm-up`);
+  console.log(
+    `\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per path and level after ${WARMUP} warm-up, ` +
+      `in up to ${CHUNKS} chunks alternating between the paths (at least 4 requests per concurrent slot each)`,
+  );
   console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
   console.log(
@@ -172,10 +202,11 @@ async function latencies() {
     for (const path of PATHS) {
       await path.prepare?.(concurrency);
       if (WARMUP > 0) await run(path, concurrency, WARMUP);
-      const measured = await run(path, concurrency, REQUESTS);
-      const s = { ...summarize(measured), cpu: measured.cpu.workerd };
+    }
+    for (const [i, measured] of (await interleaved(concurrency)).entries()) {
+      const s = { ...summarize(measured), cpu: measured.cpu };
       results.push(s);
-      console.log(line(path.name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu));
+      console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu));
     }
     const [mcp, , cm] = results;
     ratios.push(
