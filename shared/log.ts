@@ -15,7 +15,7 @@ export function logs(level: LogLevel): boolean {
 
 /** One JSON object per line, so `wrangler tail` / Logpush can filter on any field. */
 export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  if (RANK[level] < threshold) return;
+  if (!logs(level)) return;
   const line = JSON.stringify({ ts: new Date().toISOString(), level, msg, ...fields });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
