@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { log } from "../../shared/log";
 
 export interface TakeResult {
   allowed: boolean;
@@ -31,8 +32,10 @@ const LEASES = "leases";
 /**
  * Rate limiting state of one team: a token bucket per API key of the team and the team's leases for
  * running executions. Every method runs without an await between its read and its write, so calls
- * are applied one at a time and counts are exact under concurrent requests. Storage keys:
- * docs/storage-schema.md.
+ * are applied one at a time and counts are exact under concurrent requests. Writes are answered
+ * before storage confirms them (`allowUnconfirmed`): the object's own reads see them at once, and
+ * only a crash of its machine in the few ms before they are durable can forget them (the tokens
+ * and leases of those calls come back). Storage keys: docs/storage-schema.md.
  */
 export class RateLimiter extends DurableObject {
   /**
@@ -70,7 +73,7 @@ export class RateLimiter extends DurableObject {
     );
     const allowed = tokens >= count;
     const left = allowed ? tokens - count : tokens;
-    this.ctx.storage.kv.put(key, { tokens: left, at: now });
+    this.save(key, { tokens: left, at: now });
     // More than the bucket holds can never be taken; the wait then is for a full bucket.
     const wanted = Math.min(count, perMinute);
     return {
@@ -87,12 +90,12 @@ export class RateLimiter extends DurableObject {
     const now = Date.now();
     const live = (this.ctx.storage.kv.get<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
     if (live.length >= max) {
-      this.ctx.storage.kv.put(LEASES, live);
+      this.save(LEASES, live);
       return null;
     }
     const id = crypto.randomUUID();
     live.push({ id, expiresAt: now + ttlMs });
-    this.ctx.storage.kv.put(LEASES, live);
+    this.save(LEASES, live);
     return id;
   }
 
@@ -100,9 +103,22 @@ export class RateLimiter extends DurableObject {
   release(ids: string[]): void {
     const gone = new Set(ids);
     const leases = this.ctx.storage.kv.get<Lease[]>(LEASES) ?? [];
-    this.ctx.storage.kv.put(
+    this.save(
       LEASES,
       leases.filter((l) => !gone.has(l.id)),
     );
+  }
+
+  /**
+   * Writes without holding the answer until storage confirms the write, which waits for a disk sync
+   * locally and for replicas in production: a DO call costs that on every request otherwise.
+   */
+  private save(key: string, value: unknown): void {
+    this.ctx.storage.put(key, value, { allowUnconfirmed: true }).catch((err: unknown) => {
+      log("error", "rate limiter write failed", {
+        key,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    });
   }
 }

@@ -1,4 +1,7 @@
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
+import { limiter } from "../../workers/gateway/limits/limiter";
 import { request } from "../helpers/app";
 import { teamWithKey } from "../helpers/teams";
 
@@ -78,5 +81,34 @@ describe("concurrent executions per team", () => {
     expect(results.filter((r) => r.result === 1)).toHaveLength(2);
     expect(results.filter((r) => r.error?.name === "ConcurrencyLimitError")).toHaveLength(2);
     expect((await exec()).result).toBe(1);
+  });
+});
+
+describe("the limiter object's writes (answered before storage confirms them)", () => {
+  const object = (name: string) => limiter(env, name);
+
+  it("are seen by the next call at once, within one turn of the object", async () => {
+    await runInDurableObject(object("rl-turn"), (instance: RateLimiter, state) => {
+      const takes = [1, 2, 3].map(() => instance.take(2, 1, "bucket:k"));
+      expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
+      expect(state.storage.kv.get<{ tokens: number }>("bucket:k")?.tokens).toBeLessThan(1);
+      const first = instance.acquire(1, 60_000);
+      expect(first).toEqual(expect.any(String));
+      expect(instance.acquire(1, 60_000)).toBeNull();
+      instance.release([first!]);
+      expect(instance.acquire(1, 60_000)).toEqual(expect.any(String));
+    });
+  });
+
+  it("are in storage once the call has answered", async () => {
+    const stub = object("rl-stored");
+    const admitted = await stub.admit("k1", 5, 2, { max: 3, ttlMs: 60_000 });
+    expect(admitted).toMatchObject({ allowed: true, remaining: 3, lease: expect.any(String) });
+    await runInDurableObject(stub, async (_instance: RateLimiter, state) => {
+      expect(await state.storage.get<{ tokens: number }>("bucket:k1")).toMatchObject({ tokens: 3 });
+      expect(await state.storage.get("leases")).toEqual([
+        { id: admitted.lease, expiresAt: expect.any(Number) },
+      ]);
+    });
   });
 });
