@@ -8,6 +8,7 @@ import {
   jsonBytes,
   recordAudit,
   retentionDays,
+  sessionHistory,
   sha256Hex,
 } from "../../workers/gateway/audit";
 
@@ -180,6 +181,19 @@ describe("recordAudit", () => {
     await Promise.all(pending);
     expect(await log("batch-a").query({})).toHaveLength(2);
     expect(await log("batch-b").query({})).toHaveLength(1);
+  });
+
+  it("writes this isolate's unsent entries before a session's history is read, and only once", async () => {
+    const pending: Promise<unknown>[] = [];
+    const ran = entry("hist-flush", { kind: "execute", tool: "execute", sessionId: "s-flush", toolCalls: 3 });
+    recordAudit(env, (p) => pending.push(p), [ran]);
+    await new Promise((r) => setTimeout(r, 0)); // queued, well inside the batch window
+    expect(await log("hist-flush").query({})).toEqual([]);
+    expect(await sessionHistory(env, "hist-flush", "s-flush")).toEqual([
+      { at: ran.ts, durationMs: 5, toolCalls: 3, resultBytes: 10 },
+    ]);
+    await Promise.all(pending);
+    expect(await log("hist-flush").query({})).toHaveLength(1);
   });
 
   it("does nothing without an AUDIT binding, and never throws", async () => {

@@ -1,6 +1,5 @@
 import type { AuditLog } from "../../../durable-objects/audit/audit-log";
 import { RETENTION_DEFAULT_DAYS, RETENTION_MAX_DAYS } from "../../../durable-objects/audit/entry";
-import type { HistoryEntry } from "../../../shared/contract/session";
 import { log } from "../../../shared/log";
 
 type AuditNamespace = DurableObjectNamespace<AuditLog>;
@@ -26,17 +25,6 @@ export function auditNamespace(env: object): AuditNamespace | undefined {
 /** The team's audit log object. */
 export function auditLogOf(ns: AuditNamespace, team: string): DurableObjectStub<AuditLog> {
   return ns.get(ns.idFromName(team));
-}
-
-/**
- * Session `sessionId`'s executions as its history (contract `session.history()`), read from the
- * team's audit log, which records every execution anyway; [] without an AUDIT binding. The caller
- * checks first that the session is `team`'s and live. An execution shows up once its audit entry is
- * written (batched: record.ts).
- */
-export async function sessionHistory(env: object, team: string, sessionId: string): Promise<HistoryEntry[]> {
-  const ns = auditNamespace(env);
-  return ns ? auditLogOf(ns, team).history(sessionId) : [];
 }
 
 /** AUDIT_RETENTION_DAYS: a whole number of days from 1 to 3650; unset or invalid → 30. */
