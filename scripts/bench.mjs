@@ -140,18 +140,21 @@ async function run(path, concurrency, count) {
 }
 
 /**
- * REQUESTS per path at `concurrency`, in chunks that alternate between the paths, so that a machine
- * getting busier or quieter during the level weighs on every path alike. A chunk holds at least four
+ * REQUESTS per path at `concurrency`, in chunks that alternate between the paths (in a turning order),
+ * so that a machine getting busier or quieter during the level weighs on every path alike. A chunk holds at least four
  * requests per concurrent slot (so ramp-up and drain stay small): at c=50 and 200 requests that is
  * one chunk, as before. Per path: all latencies, the seconds its chunks took, workerd CPU ms per execution.
  */
 async function interleaved(concurrency) {
   const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
   const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
-  for (let done = 0; done < REQUESTS; done += chunk) {
+  for (let done = 0, round = 0; done < REQUESTS; done += chunk, round++) {
     const count = Math.min(chunk, REQUESTS - done);
-    for (const [i, path] of PATHS.entries()) {
-      const measured = await run(path, concurrency, count);
+    // The order turns every chunk, so no path always follows the same one (whose leftover
+    // background work, such as the gateway's audit batch, would otherwise always land on it).
+    for (let k = 0; k < PATHS.length; k++) {
+      const i = (k + round) % PATHS.length;
+      const measured = await run(PATHS[i], concurrency, count);
       totals[i].latencies.push(...measured.latencies);
       totals[i].seconds += measured.seconds;
       totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
