@@ -2,10 +2,10 @@
 // source strings that the gateway hands to the Worker Loader. Run by wrangler's [build] step, by the
 // vitest configs and by `npm run typecheck`; the output is git-ignored.
 // The modules are minified (esbuild: whitespace, comments, local names): every execution's fresh
-// isolate parses them again (17 KB → 12 KB against whitespace-only stripping: ~0.45 ms of CPU less
-// per execution in bare isolates, 24 alternating rounds; below the full bench's noise). Export names stay (modules import
-// each other by them); stack frames in runtime modules never reach the agent (workers/sandbox/stack.ts
-// drops them), so the mangled names are never seen.
+// isolate parses them again. 17 KB → 12 KB against whitespace-only stripping: ~0.45 ms of CPU less
+// per execution in bare isolates (24 alternating rounds), below the full bench's noise. Export names
+// stay (modules import each other by them); stack frames in runtime modules never reach the agent
+// (workers/sandbox/stack.ts drops them), so the mangled names are never seen.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
