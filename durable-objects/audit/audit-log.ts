@@ -36,11 +36,6 @@ const COLUMNS =
  * Schema: docs/storage-schema.md.
  */
 export class AuditLog extends DurableObject {
-  /** meta.retention_days as stored: undefined until read, null when never written */
-  #retention: number | null | undefined;
-  /** whether the daily alarm is known to be set, so an append need not ask storage */
-  #alarmArmed = false;
-
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
@@ -66,15 +61,11 @@ export class AuditLog extends DurableObject {
     const skipped = entries.length - valid.length;
     if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
     const sql = this.ctx.storage.sql;
-    const retention = clampRetention(retentionDays);
     this.ctx.storage.transactionSync(() => {
-      if (retention !== this.storedRetention()) {
-        sql.exec(
-          "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          retention,
-        );
-        this.#retention = retention;
-      }
+      sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        clampRetention(retentionDays),
+      );
       for (const e of valid) {
         sql.exec(
           `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -95,10 +86,7 @@ export class AuditLog extends DurableObject {
       }
       this.prune();
     });
-    if (!this.#alarmArmed) {
-      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
-      this.#alarmArmed = true;
-    }
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
     return { written: valid.length, skipped };
   }
 
@@ -153,7 +141,6 @@ export class AuditLog extends DurableObject {
   override async alarm(): Promise<void> {
     this.prune();
     const left = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM entries").one().n;
-    this.#alarmArmed = left > 0;
     if (left > 0) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
   }
 
@@ -162,18 +149,10 @@ export class AuditLog extends DurableObject {
   }
 
   private cutoff(): number {
-    return Date.now() - clampRetention(this.storedRetention() ?? RETENTION_DEFAULT_DAYS) * DAY_MS;
-  }
-
-  /** The retention last written (read once per instance; this object is its only writer). */
-  private storedRetention(): number | undefined {
-    if (this.#retention === undefined) {
-      this.#retention =
-        this.ctx.storage.sql
-          .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'retention_days'")
-          .toArray()[0]?.value ?? null;
-    }
-    return this.#retention ?? undefined;
+    const stored = this.ctx.storage.sql
+      .exec<{ value: number }>("SELECT value FROM meta WHERE key = 'retention_days'")
+      .toArray()[0]?.value;
+    return Date.now() - clampRetention(stored ?? RETENTION_DEFAULT_DAYS) * DAY_MS;
   }
 }
 

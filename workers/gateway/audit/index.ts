@@ -2,5 +2,5 @@ export { AuditEntry, AuditQuery } from "../../../durable-objects/audit/entry";
 export { canonicalJson, jsonBytes, sha256Hex } from "./hash";
 export { sessionHistory } from "./history";
 export { type AuditActor, auditExecution, auditToolCall } from "./hooks";
-export { BATCH_WINDOW_MS, flushAudit, recordAudit } from "./record";
+export { recordAudit } from "./record";
 export { auditLogOf, auditNamespace, retentionDays } from "./store";

@@ -9,7 +9,7 @@ import { auditLogOf, auditNamespace, retentionDays } from "./store";
  * Durable Object call costs ~1.5 ms of CPU locally whatever it carries, so at one execution every
  * ~15 ms a 25 ms window paid about one call per two executions, this one about one per six.
  */
-export const BATCH_WINDOW_MS = 100;
+const BATCH_WINDOW_MS = 100;
 const MAX_BATCH = 500;
 
 /** Per team: entries of this isolate not yet written. */
@@ -46,8 +46,9 @@ export function recordAudit(
  */
 export async function flushAudit(env: object, team: string): Promise<void> {
   const ns = auditNamespace(env);
+  if (!ns) return;
   const batch = batches.take(team);
-  if (ns && batch.length > 0) await send(ns, retentionDays(env), team)(batch);
+  if (batch.length > 0) await send(ns, retentionDays(env), team)(batch);
 }
 
 /** Adds entries to their team's open batch, or opens one; returns the sends of the batches it opened. */
