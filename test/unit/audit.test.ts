@@ -72,6 +72,15 @@ describe("audit entries", () => {
     expect(first!.ts).toBeGreaterThanOrEqual(execute!.ts);
   });
 
+  it("sizes a tool call's result as the UTF-8 bytes of its JSON", async () => {
+    const { key } = await teamWithKey("audit-size");
+    const { body } = await run(key, "return await tools.demo.list_customers({ limit: 5 });");
+    const entries = await entriesOf(key, 2);
+    const call = entries.find((e) => e.kind === "tool_call");
+    expect(call).toMatchObject({ tool: "demo.list_customers", status: "ok" });
+    expect(call!.resultBytes).toBe(new TextEncoder().encode(JSON.stringify(body.result)).byteLength);
+  });
+
   it("records failures with the error's name only", async () => {
     const { key } = await teamWithKey("audit-errors");
     const code = [

@@ -22,10 +22,11 @@ export function jsonBytes(value: unknown): number {
   } catch {
     return 0;
   }
-  return text === undefined ? 0 : utf8Length(text);
+  return text === undefined ? 0 : utf8Bytes(text);
 }
 
-function utf8Length(s: string): number {
+/** UTF-8 bytes of `s`, counted without encoding it. */
+export function utf8Bytes(s: string): number {
   let bytes = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

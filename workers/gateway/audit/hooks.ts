@@ -2,7 +2,7 @@ import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
 import type { RequestScope } from "../operations/scope";
-import { jsonBytes, sha256Hex } from "./hash";
+import { jsonBytes, sha256Hex, utf8Bytes } from "./hash";
 import { recordAudit } from "./record";
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
@@ -50,7 +50,14 @@ export function auditToolCall(
   env: object,
   waitUntil: (promise: Promise<unknown>) => void,
   actor: AuditActor,
-  call: { name: unknown; args: unknown; startedAt: number; outcome: BridgeResult },
+  call: {
+    name: unknown;
+    args: unknown;
+    startedAt: number;
+    outcome: BridgeResult;
+    /** the result's JSON text when the caller already made it (sized from it, not serialized again) */
+    resultJson?: string | undefined;
+  },
 ): void {
   const durationMs = Date.now() - call.startedAt;
   const tool = typeof call.name === "string" && TOOL_NAME.test(call.name) ? call.name : "(invalid name)";
@@ -63,6 +70,7 @@ export function auditToolCall(
       failure: call.outcome.ok ? undefined : call.outcome.error.name,
       durationMs,
       result: call.outcome.ok ? call.outcome.value : undefined,
+      resultJson: call.outcome.ok ? call.resultJson : undefined,
     }),
   );
 }
@@ -78,6 +86,7 @@ async function build(
     failure: string | undefined;
     durationMs: number;
     result: unknown;
+    resultJson?: string | undefined;
     toolCalls?: number;
   },
 ): Promise<AuditEntry[]> {
@@ -95,7 +104,8 @@ async function build(
       status: e.failure === undefined ? "ok" : "error",
       ...(e.failure === undefined ? {} : { error: ERROR_NAME.test(e.failure) ? e.failure : "Error" }),
       durationMs: Math.max(0, Math.round(e.durationMs)),
-      resultBytes: e.result === undefined ? 0 : jsonBytes(e.result),
+      resultBytes:
+        e.resultJson !== undefined ? utf8Bytes(e.resultJson) : e.result === undefined ? 0 : jsonBytes(e.result),
       ...(e.toolCalls === undefined ? {} : { toolCalls: e.toolCalls }),
     },
   ];

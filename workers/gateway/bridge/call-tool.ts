@@ -61,14 +61,17 @@ export function findTool(catalog: Catalog, qualifiedName: string): CatalogTool {
   );
 }
 
-/** Validates, calls the upstream, unwraps. Every failure is a ToolCallError naming the tool. */
+/**
+ * Validates, calls the upstream, unwraps. Every failure is a ToolCallError naming the tool. Returns
+ * the value and its JSON text (made for the size check; the audit sizes the result from it).
+ */
 export async function callTool(
   catalog: Catalog,
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
   timeoutMs: number,
-): Promise<unknown> {
+): Promise<{ value: unknown; json: string }> {
   const tool = findTool(catalog, qualifiedName);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
   const problems = argumentErrors(tool, input);
@@ -101,14 +104,14 @@ export async function callTool(
   if (result.isError)
     throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);
   const value = unwrapResult(result);
-  const size = JSON.stringify(value ?? null).length;
-  if (size > MAX_RESULT_CHARS) {
+  const json = JSON.stringify(value ?? null);
+  if (json.length > MAX_RESULT_CHARS) {
     throw new ToolCallError(
       "UpstreamError",
-      `${tool.qualifiedName} returned ${size} characters; the most a sandbox accepts is ${MAX_RESULT_CHARS}`,
+      `${tool.qualifiedName} returned ${json.length} characters; the most a sandbox accepts is ${MAX_RESULT_CHARS}`,
     );
   }
-  return value;
+  return { value, json };
 }
 
 /** Arguments as the upstream will see them (JSON): `undefined` members dropped, Dates as strings. */

@@ -46,6 +46,7 @@ export class BridgeWork {
     const startedAt = Date.now();
     const label = typeof name === "string" ? name.slice(0, 200) : "callTool";
     let args: unknown;
+    let resultJson: string | undefined;
     let counted = false;
     const outcome = await this.answer(async () => {
       const toolName = nameOf(name, "callTool(name, args)");
@@ -56,16 +57,18 @@ export class BridgeWork {
       counted = true;
       args = parseArgs(toolName, argsJson, this.scope.config.limits.maxArgChars);
       const upstreams = await this.upstreams();
-      return callTool(
+      const called = await callTool(
         await upstreams.catalog(),
         upstreams.servers,
         toolName,
         await this.withPiiRestored(args),
         this.scope.config.upstreams.callTimeoutMs,
       );
+      if (called.value !== undefined) resultJson = called.json;
+      return called.value;
     });
     if (counted) this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
-    this.audit(label, args, startedAt, outcome);
+    this.audit(label, args, startedAt, outcome, resultJson);
     return outcome;
   }
 
@@ -153,8 +156,20 @@ export class BridgeWork {
     return this.#upstreams;
   }
 
-  private audit(name: string, args: unknown, startedAt: number, outcome: BridgeResult): void {
-    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), { name, args, startedAt, outcome });
+  private audit(
+    name: string,
+    args: unknown,
+    startedAt: number,
+    outcome: BridgeResult,
+    resultJson?: string,
+  ): void {
+    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
+      name,
+      args,
+      startedAt,
+      outcome,
+      resultJson,
+    });
   }
 
   private actor() {
