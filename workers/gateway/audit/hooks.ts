@@ -104,11 +104,16 @@ async function build(
       status: e.failure === undefined ? "ok" : "error",
       ...(e.failure === undefined ? {} : { error: ERROR_NAME.test(e.failure) ? e.failure : "Error" }),
       durationMs: Math.max(0, Math.round(e.durationMs)),
-      resultBytes:
-        e.resultJson !== undefined ? utf8Bytes(e.resultJson) : e.result === undefined ? 0 : jsonBytes(e.result),
+      resultBytes: resultBytes(e),
       ...(e.toolCalls === undefined ? {} : { toolCalls: e.toolCalls }),
     },
   ];
+}
+
+/** UTF-8 bytes of the result's JSON, from the text when the caller made it; 0 without a result. */
+function resultBytes(e: { result: unknown; resultJson?: string | undefined }): number {
+  if (e.resultJson !== undefined) return utf8Bytes(e.resultJson);
+  return e.result === undefined ? 0 : jsonBytes(e.result);
 }
 
 function errorName(err: unknown): string {
