@@ -112,7 +112,10 @@ describe("calls", () => {
     const up = fakeUpstream();
     const servers = [await upstreamServer("calc", up.fetcher)];
     const catalog = await loadCatalog(deps(servers));
-    expect(await callTool(catalog, servers, "calc.add", { a: 2, b: 3 }, 2000)).toEqual({ sum: 5 });
+    expect(await callTool(catalog, servers, "calc.add", { a: 2, b: 3 }, 2000)).toEqual({
+      value: { sum: 5 },
+      json: '{"sum":5}',
+    });
     const invalid = callTool(catalog, servers, "calc.add", { a: "x" }, 2000);
     await expect(invalid).rejects.toThrow(
       /^Invalid arguments for calc\.add:\n {2}\(arguments\): .*required property "b".*\n {2}\/a: .*"number"/,
