@@ -7,8 +7,8 @@ import {
   type SandboxRequest,
 } from "../../shared/contract/sandbox";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
-import { RUNTIME_MODULES } from "./generated";
 import { shapeOutput } from "./output";
+import { runtimeModules } from "./parts";
 import { callPython, PYTHON_MAIN, pythonModules } from "./python/host";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
@@ -54,7 +54,8 @@ export async function runSandbox(
     const language = request.language;
     const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
-    const modules = { ...RUNTIME_MODULES, ...skills.modules, [AGENT_MODULE]: compiled.module };
+    const sources = [request.code, ...request.skills.map((s) => s.code)];
+    const modules = { ...runtimeModules(sources), ...skills.modules, [AGENT_MODULE]: compiled.module };
     const report = await timed(clock, "isolate", () =>
       runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
         (ep as IsolateEntrypoint).run(request.isolate, bridge),

@@ -4,17 +4,19 @@
 // shared/contract/sandbox.ts); it never throws. The isolate's env is empty: the only way out is the
 // bridge argument, which the gateway counts and checks call by call.
 //
-// Intrinsics come from ./intrinsics.js, imported first, so they are the originals even if the
-// agent's code replaces globals. agent.js is imported last.
+// Intrinsics come from ./intrinsics.js, captured when the isolate starts, before any agent code
+// runs, so they are the originals even if that code replaces globals. The optional parts (tools, session, skills, network) come through
+// ./parts.js, which the host writes for each execution: only the parts whose globals the code names
+// are loaded (workers/sandbox/parts.ts), since every byte of module source is compiled again in each
+// fresh isolate. A global of a part left out throws NotLoadedError when read.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
+import { toJsonText, unwrap } from "./bridge-io.js";
 import { configureGuard, guardState, tripTimeout } from "./guard.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
-import { installSkills } from "./invoke-skills.js";
+import * as parts from "./parts.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
-import { installSession } from "./session.js";
 import loadedSkills from "./skills.js";
-import { installNetwork, installTools, toJsonText, unwrap } from "./tools.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -43,10 +45,13 @@ export default class Sandbox extends WorkerEntrypoint {
     const logs = captureConsole(options.maxOutputChars * 2);
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
       toJsonText(value, options.maxArgChars, what);
-    const callSkill = installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap);
-    installTools(bridge, options.maxArgChars, callSkill);
-    installSession(bridge, unwrap);
-    installNetwork(options.egress ? bridge : undefined);
+    const callSkill = parts.installSkills
+      ? parts.installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap)
+      : notLoaded("skills");
+    parts.installTools?.(bridge, options.maxArgChars, callSkill);
+    parts.installSession?.(bridge, unwrap);
+    parts.installNetwork?.(options.egress ? bridge : undefined);
+    for (const name of parts.notLoaded) defineNotLoaded(name);
     configureGuard(options.timeoutMs, options.maxSteps);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
@@ -116,4 +121,33 @@ function captureConsole(maxChars) {
     if (!ok) writer("error")("Assertion failed", ...args);
   };
   return { lines, dropped: () => dropped };
+}
+
+/**
+ * `globalThis[name]` of a part the host left out: reading it throws a NotLoadedError that says why.
+ * @param {string} name
+ */
+function defineNotLoaded(name) {
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    get: () => {
+      throw notLoadedError(name);
+    },
+  });
+}
+
+/** @param {string} name */
+function notLoaded(name) {
+  return async () => {
+    throw notLoadedError(name);
+  };
+}
+
+/** @param {string} name */
+function notLoadedError(name) {
+  const err = new ErrorCtor(
+    `${name} is not loaded in this execution: the sandbox sets up ${name} only for code that contains the word "${name}" (a name built at run time is not seen); write ${name} in the code`,
+  );
+  err.name = "NotLoadedError";
+  return err;
 }

@@ -1,53 +1,12 @@
 // The tool globals agent code sees: `tools.<server>.<tool>(args)`, `callTool(name, args)`,
-// `searchTools(query, options)`, `getToolDefinition(name)`, and `fetch` when the team allows
-// egress. Each goes over RPC to the bridge object the gateway handed to `run()`. Arguments cross
-// as JSON text, cut to size here; the gateway checks the size again, counts every call against
-// the execution's budgets and keeps the call list that `stats` reports.
-import { clip, ErrorCtor, stringify } from "./intrinsics.js";
+// `searchTools(query, options)` and `getToolDefinition(name)`. Each goes over RPC to the bridge
+// object the gateway handed to `run()`. Arguments cross as JSON text, cut to size here; the gateway
+// checks the size again, counts every call against the execution's budgets and keeps the call list
+// that `stats` reports.
+import { toJsonText, unwrap } from "./bridge-io.js";
+import { clip, ErrorCtor } from "./intrinsics.js";
 
-const RequestCtor = Request;
-const nativeFetch = globalThis.fetch;
-
-/**
- * @typedef {import("../../../shared/contract/sandbox").BridgeResult} BridgeResult
- * @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge
- */
-
-/**
- * A bridge answer's value, or its error thrown (with `path` for workspace errors).
- * @param {BridgeResult} res
- */
-export function unwrap(res) {
-  if (res.ok) return res.value;
-  const err = /** @type {Error & { path?: string }} */ (new ErrorCtor(res.error.message));
-  err.name = res.error.name;
-  if (typeof res.error.path === "string") err.path = res.error.path;
-  throw err;
-}
-
-/**
- * @param {unknown} value
- * @param {number} maxChars
- * @param {string} what
- */
-export function toJsonText(value, maxChars, what) {
-  let text;
-  try {
-    text = stringify(value === undefined ? null : value);
-  } catch (err) {
-    throw new TypeError(
-      `${what}: arguments are not JSON-serializable (${err instanceof ErrorCtor ? err.message : "?"})`,
-    );
-  }
-  if (typeof text === "string" && text.length > maxChars) {
-    const err = new ErrorCtor(
-      `${what}: arguments are ${text.length} characters of JSON; the limit is ${maxChars}`,
-    );
-    err.name = "LimitError";
-    throw err;
-  }
-  return text ?? "null";
-}
+/** @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge */
 
 /**
  * @param {Bridge | undefined} bridge
@@ -103,28 +62,4 @@ export function installTools(bridge, maxArgChars, callSkill) {
     return unwrap(await need().searchTools(toJsonText(input, 10_000, "searchTools")));
   };
   g.getToolDefinition = async (/** @type {unknown} */ name) => unwrap(await need().getToolDefinition(name));
-}
-
-/**
- * Without egress the isolate is loaded with `globalOutbound: null`, which is what blocks the
- * network; this only makes the refusal say what happened. With egress, fetch() goes to the
- * gateway, which applies the team's host list hop by hop.
- * @param {Bridge | undefined} egress
- */
-export function installNetwork(egress) {
-  globalThis.fetch = async (input, init) => {
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    try {
-      if (egress) return await egress.fetch(new RequestCtor(input, init));
-      return await nativeFetch(input, init);
-    } catch (err) {
-      const reason = err instanceof ErrorCtor ? err.message : String(err);
-      const blocked = /not permitted to access the internet/i.test(clip(reason, 500));
-      throw new TypeError(
-        blocked
-          ? `fetch(${clip(url, 500)}) failed: this sandbox has no network access (${clip(reason, 500)})`
-          : `fetch(${clip(url, 500)}) failed: ${clip(reason, 1_000)}`,
-      );
-    }
-  };
 }

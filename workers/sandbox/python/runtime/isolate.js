@@ -7,8 +7,9 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
-import driverSource from "./driver.py";
 // The TypeScript runtime's globals, for the skills (TypeScript modules) Python code calls.
+import { toJsonText, unwrap } from "./bridge-io.js";
+import driverSource from "./driver.py";
 import { configureGuard } from "./guard.js";
 import { installSkills } from "./invoke-skills.js";
 import { makeBridgeFunctions } from "./py-bridge.js";
@@ -19,7 +20,7 @@ import stdlibZip from "./python_stdlib.zip";
 import { installSession } from "./session.js";
 import loadedSkills from "./skills.js";
 import snapshotData from "./snapshot.js";
-import { installTools, toJsonText, unwrap } from "./tools.js";
+import { installTools } from "./tools.js";
 
 const LOG_LINES = 10_000;
 

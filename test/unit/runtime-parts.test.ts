@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { executeCode } from "../../workers/sandbox/executor";
+import { PARTS_MODULE, runtimeModules } from "../../workers/sandbox/parts";
+import { countingLoader, deps, run } from "../helpers/sandbox";
+
+// The sandbox runtime's optional parts are loaded only for code that names their globals
+// (workers/sandbox/parts.ts): every module is compiled again in each fresh isolate.
+const OPTIONAL = ["tools.js", "session.js", "invoke-skills.js", "network.js"];
+const loadedParts = (modules: Record<string, unknown>) => OPTIONAL.filter((m) => m in modules);
+
+describe("which runtime parts an execution gets", () => {
+  it("only the core for code that names none of them", () => {
+    const modules = runtimeModules(["return 1 + 1"]);
+    expect(loadedParts(modules)).toEqual([]);
+    expect(modules["runtime.js"]).toBeDefined();
+    expect(modules["serialize.js"]).toBeDefined();
+    expect(modules[PARTS_MODULE]).toContain('"state"');
+  });
+
+  it("a part for each global named, in code, strings or comments", () => {
+    expect(loadedParts(runtimeModules(["return await tools.demo.list({})"]))).toEqual(["tools.js"]);
+    expect(loadedParts(runtimeModules(["return await getToolDefinition('a.b')"]))).toEqual(["tools.js"]);
+    expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"]))).toEqual(["session.js"]);
+    expect(loadedParts(runtimeModules(["return 'workspace'"]))).toEqual(["session.js"]);
+    expect(loadedParts(runtimeModules(["return skills.list()"]))).toEqual(["invoke-skills.js"]);
+    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"]))).toEqual([
+      "network.js",
+    ]);
+  });
+
+  it("parts a loaded skill's code names, though the caller's code does not", () => {
+    const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"]);
+    expect(loadedParts(modules)).toEqual(["session.js", "invoke-skills.js"]);
+  });
+
+  it("not for a word that merely contains a global's name", () => {
+    expect(loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"]))).toEqual(
+      [],
+    );
+  });
+});
+
+describe("in a real isolate", () => {
+  it("loads only the core for code that names no part, and runs it", async () => {
+    const { loader, loads } = countingLoader();
+    const r = await executeCode(deps({}, {}, loader), { code: "return 40 + 2" });
+    expect(r.result).toBe(42);
+    expect(loadedParts(loads[0]?.modules ?? {})).toEqual([]);
+  });
+
+  it("throws NotLoadedError for a global reached by a name built at run time", async () => {
+    const r = await run('const g = globalThis; return await g["sta" + "te"].get("k");');
+    expect(r.error?.name).toBe("NotLoadedError");
+    expect(r.error?.message).toContain('contains the word "state"');
+    const f = await run('return await globalThis["fe" + "tch"]("https://example.com");');
+    expect(f.error?.name).toBe("NotLoadedError");
+  });
+
+  it("sets the global up when the code names it anywhere, even in a comment", async () => {
+    const r = await run('// uses state\nreturn typeof globalThis["sta" + "te"].get;');
+    expect(r.error).toBeUndefined();
+    expect(r.result).toBe("function");
+  });
+
+  it("reaches callTool('skills.<name>') only with the skills part, saying why when it is absent", async () => {
+    const r = await run('return await callTool("ski" + "lls.x", {});');
+    expect(r.error?.name).toBe("NotLoadedError");
+    expect(r.error?.message).toContain("skills");
+  });
+});

@@ -1,0 +1,54 @@
+import { RUNTIME_MODULES } from "./generated";
+
+/** The module through which the runtime reaches its optional parts (runtime/runtime.js). */
+export const PARTS_MODULE = "parts.js";
+
+/**
+ * The sandbox runtime's optional parts. Each fresh isolate compiles every module it is given, so a
+ * part is loaded only for code that contains one of its globals' names as a word (in code, a string
+ * or a comment: a superset, never a miss for code that names them). Reading a left-out global
+ * throws NotLoadedError (runtime.js), so only a name built at run time can meet it.
+ */
+const OPTIONAL_PARTS = [
+  {
+    module: "tools.js",
+    installer: "installTools",
+    globals: ["tools", "callTool", "searchTools", "getToolDefinition"],
+  },
+  { module: "session.js", installer: "installSession", globals: ["state", "workspace", "session"] },
+  { module: "invoke-skills.js", installer: "installSkills", globals: ["skills"] },
+  { module: "network.js", installer: "installNetwork", globals: ["fetch"] },
+] as const;
+
+type Part = (typeof OPTIONAL_PARTS)[number];
+
+const OPTIONAL_MODULES = new Set<string>(OPTIONAL_PARTS.map((p) => p.module));
+const CORE_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(RUNTIME_MODULES).filter(([name]) => !OPTIONAL_MODULES.has(name)),
+);
+const NAMED = new Map<Part, RegExp>(
+  OPTIONAL_PARTS.map((p) => [p, new RegExp(`\\b(?:${p.globals.join("|")})\\b`)]),
+);
+
+/**
+ * The runtime's modules for an execution whose code (the agent's and its loaded skills') is
+ * `sources`: the core, the parts the sources name, and the parts.js that lists them. Sources are
+ * bounded before they get here (EXEC_MAX_CODE_CHARS, the skills' own limits); the patterns are
+ * plain alternations, linear in the text.
+ */
+export function runtimeModules(sources: readonly string[]): Record<string, string> {
+  const modules: Record<string, string> = { ...CORE_MODULES };
+  const exports: string[] = [];
+  const notLoaded: string[] = [];
+  for (const part of OPTIONAL_PARTS) {
+    const pattern = NAMED.get(part) as RegExp;
+    if (sources.some((source) => pattern.test(source))) {
+      modules[part.module] = RUNTIME_MODULES[part.module] as string;
+      exports.push(`export { ${part.installer} } from "./${part.module}";`);
+    } else {
+      notLoaded.push(...part.globals);
+    }
+  }
+  modules[PARTS_MODULE] = `${exports.join("\n")}\nexport const notLoaded = ${JSON.stringify(notLoaded)};\n`;
+  return modules;
+}
