@@ -5,8 +5,9 @@
 // /codemode/* to its CodemodeRunner entrypoint and everything else to the gateway (one hop each).
 // The gateway federates the demo upstream (same workerd, DEMO service binding) and server-everything
 // (a child process), and the bench then prints, from scripts/bench/*.mjs:
-//   1. latency, throughput and CPU per execution at each concurrency, gateway vs codemode, and the
-//      phases of one execute (wall ms from Server-Timing, CPU ms from repeat runs: phases.mjs);
+//   1. latency, throughput and CPU per execution at each concurrency, gateway vs codemode, the
+//      phases of one execute (wall ms from Server-Timing, CPU ms from repeat runs: phases.mjs), and
+//      the CPU one agent-paced execution causes, background work included (paced.mjs);
 //   2. tokens of the tier-1 tools/list vs upstream tool definitions (demo, everything, a 297-tool corpus);
 //   3. a task on the demo data by direct tool calls vs one execute: context tokens, same answer;
 //   4. the overhead of an in-code tool call over calling the upstream directly;
@@ -25,7 +26,7 @@
 // BENCH_NETWORK_EVENTS ("on" keeps wrangler dev's inspector Network domain enabled: every fetch() a
 // worker makes, such as an upstream tool call, is then reported to wrangler's Node process, ~8 ms of CPU
 // per call that a deployed Worker does not pay; by default the bench disables it, scripts/bench/network-events.mjs),
-// BENCH_TOOL_CALLS (100: calls per series in section 4).
+// BENCH_TOOL_CALLS (100: calls per series in section 4), BENCH_PACED_ROUNDS (30: section 1c).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -37,6 +38,7 @@ import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { disableNetworkEvents } from "./bench/network-events.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
+import { runPaced } from "./bench/paced.mjs";
 import { runPhases } from "./bench/phases.mjs";
 import { runPrivacy } from "./bench/privacy.mjs";
 import { runPython } from "./bench/python.mjs";
@@ -53,6 +55,7 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
   return n;
 });
 const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
+const PACED_ROUNDS = positiveInt("BENCH_PACED_ROUNDS", 30);
 const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
@@ -260,6 +263,8 @@ async function main() {
       code: gatewayCode,
       label: "distinct trivial code",
     });
+    const paced = [PATHS[0], PATHS[2]].map((path) => ({ name: path.name, call: () => path.call(0) }));
+    await runPaced({ paths: paced, group, rounds: PACED_ROUNDS });
   }
 
   const session = await gw.openMcpSession();

@@ -1,0 +1,37 @@
+// Section 1c: executions the way an agent sends them, one at a time with think time between, so
+// nothing a request leaves for later (lease release, audit batch, isolate teardown) is shared with
+// the next one. Each execution runs after QUIET_MS of quiet; the workerd CPU it caused is read at
+// offsets after its response, up to QUIET_MS, from per-thread schedstat (ns).
+import { workerdCpuNs } from "./cpu.mjs";
+
+const QUIET_MS = 400;
+const OFFSETS_MS = [0, 25, 50, 110, 200, QUIET_MS];
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o */
+export async function runPaced({ paths, group, rounds }) {
+  console.log(
+    `\n== 1c. Agent-paced executions: one at a time, ${QUIET_MS} ms of quiet before each, ${rounds} per path ` +
+      "in random order; median workerd CPU ms caused by one execution, read this long after its response",
+  );
+  const cpu = paths.map(() => OFFSETS_MS.map(() => []));
+  for (let round = 0; round < rounds; round++) {
+    for (const i of paths.map((_, k) => k).sort(() => Math.random() - 0.5)) {
+      await sleep(QUIET_MS);
+      const before = workerdCpuNs(group);
+      const out = await paths[i].call();
+      if (out?.result !== 2)
+        throw new Error(`${paths[i].name}: expected result 2, got ${JSON.stringify(out)}`);
+      const answered = performance.now();
+      for (const [k, offset] of OFFSETS_MS.entries()) {
+        await sleep(Math.max(0, answered + offset - performance.now()));
+        cpu[i][k].push((workerdCpuNs(group) - before) / 1e6);
+      }
+    }
+  }
+  console.log(`${"path".padEnd(32)}${OFFSETS_MS.map((o) => `+${o} ms`.padStart(10)).join("")}`);
+  for (const [i, path] of paths.entries()) {
+    console.log(`${path.name.padEnd(32)}${cpu[i].map((xs) => median(xs).toFixed(2).padStart(10)).join("")}`);
+  }
+}
