@@ -36,6 +36,9 @@ const COLUMNS =
  * Schema: docs/storage-schema.md.
  */
 export class AuditLog extends DurableObject {
+  #retention: number | undefined;
+  #alarmSet = false;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     const sql = ctx.storage.sql;
@@ -61,11 +64,15 @@ export class AuditLog extends DurableObject {
     const skipped = entries.length - valid.length;
     if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
     const sql = this.ctx.storage.sql;
+    const days = clampRetention(retentionDays);
     this.ctx.storage.transactionSync(() => {
-      sql.exec(
-        "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        clampRetention(retentionDays),
-      );
+      if (days !== this.#retention) {
+        sql.exec(
+          "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          days,
+        );
+        this.#retention = days;
+      }
       for (const e of valid) {
         sql.exec(
           `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -86,7 +93,10 @@ export class AuditLog extends DurableObject {
       }
       this.prune();
     });
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    if (!this.#alarmSet) {
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+      this.#alarmSet = true;
+    }
     return { written: valid.length, skipped };
   }
 
@@ -142,6 +152,7 @@ export class AuditLog extends DurableObject {
     this.prune();
     const left = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM entries").one().n;
     if (left > 0) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    else this.#alarmSet = false;
   }
 
   private prune(): void {

@@ -169,6 +169,10 @@ describe("AuditLog object", () => {
     expect(await rowCount("alarmed")).toBe(0);
     // nothing left: no alarm until the next append
     expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBeNull();
+    await stub.append([entry("alarmed")], 30);
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBeGreaterThan(
+      Date.now() + DAY - 60_000,
+    );
   });
 });
 
