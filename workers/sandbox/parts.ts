@@ -20,14 +20,10 @@ const OPTIONAL_PARTS = [
   { module: "network.js", installer: "installNetwork", globals: ["fetch"] },
 ] as const;
 
-type Part = (typeof OPTIONAL_PARTS)[number];
-
+const PARTS = OPTIONAL_PARTS.map((p) => ({ ...p, named: new RegExp(`\\b(?:${p.globals.join("|")})\\b`) }));
 const OPTIONAL_MODULES = new Set<string>(OPTIONAL_PARTS.map((p) => p.module));
 const CORE_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(RUNTIME_MODULES).filter(([name]) => !OPTIONAL_MODULES.has(name)),
-);
-const NAMED = new Map<Part, RegExp>(
-  OPTIONAL_PARTS.map((p) => [p, new RegExp(`\\b(?:${p.globals.join("|")})\\b`)]),
 );
 
 /**
@@ -40,9 +36,8 @@ export function runtimeModules(sources: readonly string[]): Record<string, strin
   const modules: Record<string, string> = { ...CORE_MODULES };
   const exports: string[] = [];
   const notLoaded: string[] = [];
-  for (const part of OPTIONAL_PARTS) {
-    const pattern = NAMED.get(part) as RegExp;
-    if (sources.some((source) => pattern.test(source))) {
+  for (const part of PARTS) {
+    if (sources.some((source) => part.named.test(source))) {
       modules[part.module] = RUNTIME_MODULES[part.module] as string;
       exports.push(`export { ${part.installer} } from "./${part.module}";`);
     } else {

@@ -5,10 +5,10 @@
 // bridge argument, which the gateway counts and checks call by call.
 //
 // Intrinsics come from ./intrinsics.js, captured when the isolate starts, before any agent code
-// runs, so they are the originals even if that code replaces globals. The optional parts (tools, session, skills, network) come through
-// ./parts.js, which the host writes for each execution: only the parts whose globals the code names
-// are loaded (workers/sandbox/parts.ts), since every byte of module source is compiled again in each
-// fresh isolate. A global of a part left out throws NotLoadedError when read.
+// runs, so they are the originals even if that code replaces globals. The optional parts (tools,
+// session, skills, network) come through ./parts.js, which the host writes for each execution: only
+// the parts whose globals the code names are loaded (workers/sandbox/parts.ts), since every byte of
+// module source is compiled again in each fresh isolate. A left-out global throws NotLoadedError.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
 import { toJsonText, unwrap } from "./bridge-io.js";

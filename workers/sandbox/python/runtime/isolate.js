@@ -3,11 +3,12 @@
 // snapshot() to make that snapshot. run() returns one JSON text shaped like the TypeScript
 // runtime's report (IsolateReport in shared/contract/sandbox.ts) and never throws. As for
 // TypeScript, env is empty and globalOutbound null: the bridge argument is the only way out.
+// The TypeScript runtime's modules (all parts: bridge-io, guard, invoke-skills, session, tools) set up
+// the globals of the skills (TypeScript modules) that Python code calls.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
-// The TypeScript runtime's globals, for the skills (TypeScript modules) Python code calls.
 import { toJsonText, unwrap } from "./bridge-io.js";
 import driverSource from "./driver.py";
 import { configureGuard } from "./guard.js";
