@@ -23,9 +23,7 @@ describe("which runtime parts an execution gets", () => {
     expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"]))).toEqual(["session.js"]);
     expect(loadedParts(runtimeModules(["return 'workspace'"]))).toEqual(["session.js"]);
     expect(loadedParts(runtimeModules(["return skills.list()"]))).toEqual(["invoke-skills.js"]);
-    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"]))).toEqual([
-      "network.js",
-    ]);
+    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"]))).toEqual(["network.js"]);
   });
 
   it("parts a loaded skill's code names, though the caller's code does not", () => {
@@ -34,9 +32,9 @@ describe("which runtime parts an execution gets", () => {
   });
 
   it("not for a word that merely contains a global's name", () => {
-    expect(loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"]))).toEqual(
-      [],
-    );
+    expect(
+      loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"])),
+    ).toEqual([]);
   });
 });
 
