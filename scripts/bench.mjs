@@ -146,7 +146,8 @@ async function run(path, concurrency, count) {
  * REQUESTS per path at `concurrency`, in chunks that alternate between the paths (in a turning
  * order), so that a machine getting busier or quieter during the level weighs on every path alike.
  * A chunk holds at least four requests per concurrent slot (so ramp-up and drain stay small): at
- * c=50 and 200 requests that is one chunk, as before. Per path: all latencies, the seconds its chunks took, workerd CPU ms per execution.
+ * c=50 and 200 requests that is one chunk, as before. Per path: all latencies, the seconds its
+ * chunks took, workerd CPU ms per execution.
  */
 async function interleaved(concurrency) {
   const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);

@@ -18,14 +18,22 @@ function stat(pid) {
   }
 }
 
-/** CPU ms so far of every process in `group`, summed by process name (`workerd`, `node`, ...). */
-export function groupCpu(group) {
-  const byName = {};
-  if (!group) return byName;
+/** The processes of `group`: pid and what /proc/<pid>/stat says of them. */
+function members(group) {
+  const out = [];
+  if (!group) return out;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const s = stat(entry);
-    if (s?.pgrp !== group) continue;
+    if (s?.pgrp === group) out.push({ pid: entry, ...s });
+  }
+  return out;
+}
+
+/** CPU ms so far of every process in `group`, summed by process name (`workerd`, `node`, ...). */
+export function groupCpu(group) {
+  const byName = {};
+  for (const s of members(group)) {
     byName[s.name] = (byName[s.name] ?? 0) + (s.ticks * 1000) / TICKS_PER_SECOND;
   }
   return byName;
@@ -50,17 +58,14 @@ export function cpuPer(before, after, units) {
  */
 export function workerdCpuNs(group) {
   let ns = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = stat(entry);
-    if (s?.pgrp !== group || s.name !== "workerd") continue;
+  for (const { pid } of members(group).filter((s) => s.name === "workerd")) {
     let tasks = [];
     try {
-      tasks = readdirSync(`/proc/${entry}/task`);
+      tasks = readdirSync(`/proc/${pid}/task`);
     } catch {}
     for (const task of tasks) {
       try {
-        ns += Number(readFileSync(`/proc/${entry}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
       } catch {}
     }
   }

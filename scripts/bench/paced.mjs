@@ -2,12 +2,12 @@
 // nothing a request leaves for later (lease release, audit batch, isolate teardown) is shared with
 // the next one. Each execution runs after QUIET_MS of quiet; the workerd CPU it caused is read at
 // offsets after its response, up to QUIET_MS, from per-thread schedstat (ns).
+import { setTimeout as sleep } from "node:timers/promises";
 import { workerdCpuNs } from "./cpu.mjs";
+import { percentile } from "./stats.mjs";
 
 const QUIET_MS = 400;
 const OFFSETS_MS = [0, 25, 50, 110, 200, QUIET_MS];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o */
 export async function runPaced({ paths, group, rounds }) {
@@ -32,6 +32,8 @@ export async function runPaced({ paths, group, rounds }) {
   }
   console.log(`${"path".padEnd(32)}${OFFSETS_MS.map((o) => `+${o} ms`.padStart(10)).join("")}`);
   for (const [i, path] of paths.entries()) {
-    console.log(`${path.name.padEnd(32)}${cpu[i].map((xs) => median(xs).toFixed(2).padStart(10)).join("")}`);
+    console.log(
+      `${path.name.padEnd(32)}${cpu[i].map((xs) => percentile(xs, 50).toFixed(2).padStart(10)).join("")}`,
+    );
   }
 }

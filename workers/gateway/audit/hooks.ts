@@ -112,8 +112,8 @@ async function build(
 
 /** UTF-8 bytes of the result's JSON, from the text when the caller made it; 0 without a result. */
 function resultBytes(e: { result: unknown; resultJson?: string | undefined }): number {
-  if (e.resultJson !== undefined) return utf8Bytes(e.resultJson);
-  return e.result === undefined ? 0 : jsonBytes(e.result);
+  if (e.result === undefined) return 0;
+  return e.resultJson === undefined ? jsonBytes(e.result) : utf8Bytes(e.resultJson);
 }
 
 function errorName(err: unknown): string {

@@ -64,7 +64,7 @@ export class BridgeWork {
         await this.withPiiRestored(args),
         this.scope.config.upstreams.callTimeoutMs,
       );
-      if (called.value !== undefined) resultJson = called.json;
+      resultJson = called.json;
       return called.value;
     });
     if (counted) this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
