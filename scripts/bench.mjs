@@ -18,8 +18,9 @@
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
-// level), BENCH_CONCURRENCY ("1,10,50"), BENCH_CHUNKS (4: each level's requests per path run in up to
-// this many chunks, alternating between the paths), BENCH_PHASE_REQUESTS (100),
+// level), BENCH_CONCURRENCY ("1,10,50"), BENCH_CHUNKS (4: each level's requests per path run in this
+// many chunks, alternating between the paths; a chunk has at least 4 requests per concurrent slot, so
+// c=50 runs 4 × 200), BENCH_PHASE_REQUESTS (100),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default "warn" as `npm run dev` runs it: at "info" wrangler dev
 // relays each request's log line through its inspector connection, ~2.5 ms of workerd CPU per request
 // that a deployed Worker does not pay; "info" measures it),
@@ -143,17 +144,19 @@ async function run(path, concurrency, count) {
 }
 
 /**
- * REQUESTS per path at `concurrency`, in chunks that alternate between the paths (in a turning
- * order), so that a machine getting busier or quieter during the level weighs on every path alike.
- * A chunk holds at least four requests per concurrent slot (so ramp-up and drain stay small): at
- * c=50 and 200 requests that is one chunk, as before. Per path: all latencies, the seconds its
- * chunks took, workerd CPU ms per execution.
+ * REQUESTS per path at `concurrency` (more when needed for CHUNKS chunks), in CHUNKS chunks that
+ * alternate between the paths (in a turning order), so that a machine getting busier or quieter
+ * during the level weighs on every path alike. A chunk holds at least four requests per concurrent
+ * slot (so ramp-up and drain stay small): at c=50 that is 200, so the level runs 4 × 200 per path
+ * (it ran one chunk of 200 before, whose ratio moved ±0.05× between runs). Per path: all
+ * latencies, the seconds its chunks took, workerd CPU ms per execution.
  */
 async function interleaved(concurrency) {
   const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
+  const total = chunk * CHUNKS;
   const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
-  for (let done = 0, round = 0; done < REQUESTS; done += chunk, round++) {
-    const count = Math.min(chunk, REQUESTS - done);
+  for (let done = 0, round = 0; done < total; done += chunk, round++) {
+    const count = Math.min(chunk, total - done);
     // The order turns every chunk, so no path always follows the same one (whose leftover
     // background work, such as the gateway's audit batch, would otherwise always land on it).
     for (let k = 0; k < PATHS.length; k++) {
@@ -195,7 +198,8 @@ const line = (name, concurrency, ...values) =>
 async function latencies() {
   console.log(
     `\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per path and level after ${WARMUP} warm-up, ` +
-      `in up to ${CHUNKS} chunks alternating between the paths (at least 4 requests per concurrent slot each)`,
+      `in ${CHUNKS} chunks alternating between the paths (a chunk has at least 4 requests per concurrent slot, ` +
+      `so a level may run more: c=50 ${CHUNKS} × 200)`,
   );
   console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
