@@ -63,3 +63,23 @@ describe("ranking by everyday meaning", () => {
     expect(first("open a ticket for cus_00042")).toBe("demo.create_ticket");
   });
 });
+
+describe("ranking by what values and verbs say", () => {
+  const tools = [
+    t("kubernetes", "kubectl_get", "Get or list Kubernetes resources by kind and namespace"),
+    t("kubernetes", "kubectl_apply", "Apply a YAML manifest to the cluster"),
+    t("filesystem", "search_files", "Recursively search for files and directories matching a pattern"),
+    t("desktop-commander", "write_pdf", "Create a new PDF file from markdown content"),
+    t("firecrawl", "firecrawl_parse", "Parse a PDF or document and return markdown"),
+  ];
+  const first = (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
+
+  it("reads a path ending in a slash as a folder, not as the server its name recalls", () => {
+    expect(first("find every .yaml file under the k8s/ folder")).toBe("filesystem.search_files");
+    expect(first("list the pods in the k8s cluster")).toBe("kubernetes.kubectl_get");
+  });
+
+  it("reads `write` as making something new (write a PDF)", () => {
+    expect(first("produce a PDF document from this markdown")).toBe("desktop-commander.write_pdf");
+  });
+});

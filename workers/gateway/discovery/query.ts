@@ -25,11 +25,13 @@ const FILE_NAME =
 
 /**
  * Values that say what they are: a latitude/longitude pair (`48.85, 2.29`) asks about coordinates,
- * a `host:port` (`localhost:5432`) about a port, a quoted string about text.
+ * a `host:port` (`localhost:5432`) about a port, `src/` about a folder, a quoted string about text.
  */
 const VALUES: [RegExp, string][] = [
   [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
   [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
+  // A path that ends in a slash (`packages/`, `k8s/`) names a folder, not what it is called after.
+  [/(^|\s)[\p{L}\p{N}._-]+(?:\/[\p{L}\p{N}._-]+)*\/(?=$|[\s.,;:!?)])/gu, "$1 folder "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
 ];
