@@ -83,3 +83,27 @@ describe("ranking by what values and verbs say", () => {
     expect(first("produce a PDF document from this markdown")).toBe("desktop-commander.write_pdf");
   });
 });
+
+describe("ranking by common English forms", () => {
+  const tools = [
+    t("github", "create_issue", "Create a new issue in a GitHub repository"),
+    t("github", "get_pull_request_files", "Get the list of files changed in a pull request"),
+    t("filesystem", "read_text_file", "Read the complete contents of a file as text"),
+    t("filesystem", "read_multiple_files", "Read the contents of multiple files simultaneously"),
+    t("slack", "slack_post_message", "Post a new message to a Slack channel"),
+    t("slack", "slack_add_reaction", "Add a reaction emoji to a message"),
+    t("kubernetes", "ping", "Verify that the server is alive"),
+    t("kubernetes", "kubectl_get", "Get or list Kubernetes resources"),
+  ];
+  const first = (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
+
+  it("reads `file a …` as making one, `how many` as a count, `:eyes:` as an emoji", () => {
+    expect(first("file a ticket titled 'flaky test' in the tracker")).toBe("github.create_issue");
+    expect(first("how many files does PR 560 touch")).toBe("github.get_pull_request_files");
+    expect(first("put an :eyes: on that Slack message")).toBe("slack.slack_add_reaction");
+  });
+
+  it("reads `still responding` as the liveness check", () => {
+    expect(first("is kubernetes still responding?")).toBe("kubernetes.ping");
+  });
+});

@@ -30,6 +30,12 @@ const FILE_NAME =
 const VALUES: [RegExp, string][] = [
   [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
   [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
+  // "file a ticket", "file an issue": to file one is to make one, not a file.
+  [/\bfile(?=\s+an?\s)/giu, "create"],
+  // "how many" asks for a count, not for several of something.
+  [/\bhow many\b/giu, "count"],
+  // An emoji's short name (`:eyes:`) is an emoji.
+  [/(^|\s):[a-z0-9_+-]{1,40}:(?=$|[\s.,;:!?)])/gu, "$1 emoji "],
   // A path that ends in a slash (`packages/`, `k8s/`) names a folder, not what it is called after.
   [/(^|\s)[\p{L}\p{N}._-]+(?:\/[\p{L}\p{N}._-]+)*\/(?=$|[\s.,;:!?)])/gu, "$1 folder "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.

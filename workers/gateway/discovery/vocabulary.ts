@@ -165,6 +165,7 @@ export const SYNONYMS = [
   // numbers
   "sum total plus addition",
   "number numeric",
+  "ping alive responding responsive health healthy",
 ];
 
 /** Two words that name one thing, and the term they become. */
