@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
 
@@ -105,5 +106,16 @@ describe("ranking by common English forms", () => {
 
   it("reads `still responding` as the liveness check", () => {
     expect(first("is kubernetes still responding?")).toBe("kubernetes.ping");
+  });
+});
+
+describe("query values", () => {
+  const labels = (text: string) => parseQuery(text, new Map()).concepts.map((c) => c.label);
+
+  it("reads a path ending in a slash as a folder, but not a host's path or an owner/repo", () => {
+    expect(labels("files under ./src/app/")).toContain("folder");
+    expect(labels("what is in .github/workflows/")).toContain("folder");
+    expect(labels("every URL under docs.stripe.com/payments/")).not.toContain("folder");
+    expect(labels("the packages of facebook/react")).not.toContain("folder");
   });
 });

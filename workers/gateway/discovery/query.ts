@@ -36,8 +36,9 @@ const VALUES: [RegExp, string][] = [
   [/\bhow many\b/giu, "count"],
   // An emoji's short name (`:eyes:`) is an emoji.
   [/(^|\s):[a-z0-9_+-]{1,40}:(?=$|[\s.,;:!?)])/gu, "$1 emoji "],
-  // A path that ends in a slash (`packages/`, `k8s/`) names a folder, not what it is called after.
-  [/(^|\s)[\p{L}\p{N}._-]+(?:\/[\p{L}\p{N}._-]+)*\/(?=$|[\s.,;:!?)])/gu, "$1 folder "],
+  // A path that ends in a slash (`packages/`, `k8s/`, `./src/`) names a folder, not what it is
+  // called after; one that starts with a host name (`docs.stripe.com/payments/`) does not.
+  [/(^|\s)(?:\.{1,2}|\.?[\p{L}\p{N}_-]+)\/(?:[\p{L}\p{N}._-]+\/)*(?=$|[\s.,;:!?)])/gu, "$1 folder "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
 ];
