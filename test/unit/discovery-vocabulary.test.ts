@@ -3,6 +3,10 @@ import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
 
+/** The qualified name `search_tools` ranks first among `tools` for a query. */
+const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
+  rankCatalog(tools, { query })[0]?.qualifiedName;
+
 // Words people use that tool definitions do not (everyday.ts), and words whose part of speech
 // decides what they ask for ("open tickets": a state; "open a ticket": an action).
 describe("ranking by everyday meaning", () => {
@@ -14,7 +18,7 @@ describe("ranking by everyday meaning", () => {
       t("github", "get_pull_request_reviews", "Get the reviews on a pull request"),
       t("github", "get_pull_request", "Get details of a specific pull request"),
     ];
-    const first = (query: string) => rankCatalog(maps, { query })[0]?.qualifiedName;
+    const first = firstOf(maps);
     expect(first("plan my commute to the office")).toBe("google-maps.maps_directions");
     expect(first("when does the bakery close, what are its opening hours")).toBe(
       "google-maps.maps_place_details",
@@ -55,7 +59,7 @@ describe("ranking by everyday meaning", () => {
       },
       t("demo", "add_ticket_comment", "Add an agent reply or internal note to a ticket that is not closed."),
     ];
-    const first = (query: string) => rankCatalog(desk, { query })[0]?.qualifiedName;
+    const first = firstOf(desk);
     // `open` is a status here, not "Open a new ticket"; `close` changes a status.
     expect(first("which open tickets are urgent")).toBe("demo.list_tickets");
     expect(first("show me the urgent open tickets")).toBe("demo.list_tickets");
@@ -73,7 +77,7 @@ describe("ranking by what values and verbs say", () => {
     t("desktop-commander", "write_pdf", "Create a new PDF file from markdown content"),
     t("firecrawl", "firecrawl_parse", "Parse a PDF or document and return markdown"),
   ];
-  const first = (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
+  const first = firstOf(tools);
 
   it("reads a path ending in a slash as a folder, not as the server its name recalls", () => {
     expect(first("find every .yaml file under the k8s/ folder")).toBe("filesystem.search_files");
@@ -96,7 +100,7 @@ describe("ranking by common English forms", () => {
     t("kubernetes", "ping", "Verify that the server is alive"),
     t("kubernetes", "kubectl_get", "Get or list Kubernetes resources"),
   ];
-  const first = (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
+  const first = firstOf(tools);
 
   it("reads `file a …` as making one, `how many` as a count, `:eyes:` as an emoji", () => {
     expect(first("file a ticket titled 'flaky test' in the tracker")).toBe("github.create_issue");
