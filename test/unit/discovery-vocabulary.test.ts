@@ -122,4 +122,10 @@ describe("query values", () => {
     expect(labels("every URL under docs.stripe.com/payments/")).not.toContain("folder");
     expect(labels("the packages of facebook/react")).not.toContain("folder");
   });
+
+  it("reads `file a …` as making one only where the query says file, not where a file name stood", () => {
+    expect(labels("file a bug about the login page")).toContain("create");
+    expect(labels("attach report.pdf an hour after the meeting")).toContain("file");
+    expect(labels("attach report.pdf an hour after the meeting")).not.toContain("create");
+  });
 });

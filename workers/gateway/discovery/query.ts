@@ -24,14 +24,18 @@ const FILE_NAME =
   /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
 
 /**
+ * "file a ticket", "file an issue": to file one is to make one, not a file. Read on the query as
+ * written, before file names (`report.pdf`) become the word "file".
+ */
+const FILE_VERB = /\bfile(?=\s+an?\s)/giu;
+
+/**
  * Values that say what they are: a latitude/longitude pair (`48.85, 2.29`) asks about coordinates,
  * a `host:port` (`localhost:5432`) about a port, `src/` about a folder, a quoted string about text.
  */
 const VALUES: [RegExp, string][] = [
   [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
   [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
-  // "file a ticket", "file an issue": to file one is to make one, not a file.
-  [/\bfile(?=\s+an?\s)/giu, "create"],
   // "how many" asks for a count, not for several of something.
   [/\bhow many\b/giu, "count"],
   // An emoji's short name (`:eyes:`) is an emoji.
@@ -74,7 +78,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const files = text.match(FILE_NAME)?.length ?? 0;
   const plain = VALUES.reduce(
     (out, [pattern, said]) => out.replace(pattern, said),
-    text.replace(FILE_NAME, " file "),
+    text.replace(FILE_VERB, "create").replace(FILE_NAME, " file "),
   );
   const parts = identifierParts(plain);
   for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
