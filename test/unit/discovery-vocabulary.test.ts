@@ -128,4 +128,10 @@ describe("query values", () => {
     expect(labels("attach report.pdf an hour after the meeting")).toContain("file");
     expect(labels("attach report.pdf an hour after the meeting")).not.toContain("create");
   });
+
+  it("reads an -s form after the action as a thing, not a second action (the past checks)", () => {
+    const query = parseQuery("show the past checks of the docs monitor", new Map());
+    expect(query.concepts.find((c) => c.label === "checks")?.verbs).toEqual([]);
+    expect(labels("the page that lists users")).toContain("lists");
+  });
 });

@@ -84,8 +84,9 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
     if (seen.has(term.stem)) continue;
     seen.add(term.stem);
-    // A past form says what happened ("the server I started", "merged PRs"), not what to do.
-    const groups = PAST.test(term.label) ? [] : verbGroups(term.stem);
+    // A past form says what happened ("the server I started", "merged PRs"), an -s form names things
+    // or what they do ("the past checks", "the page that lists users"): neither is what to do.
+    const groups = PAST.test(term.label) || PLURAL.test(term.label) ? [] : verbGroups(term.stem);
     // "make a new folder": `new` says again what `make` says; one concept, either word counts fully.
     // A verb of several groups (`open`: create, show, visit) may say something else: it stays a word.
     const same =
