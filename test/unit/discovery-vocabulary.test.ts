@@ -113,6 +113,24 @@ describe("ranking by common English forms", () => {
   });
 });
 
+describe("ranking by what verbs mean", () => {
+  const tools = [
+    t("notion", "API-move-page", "Notion | Move a page"),
+    t("notion", "API-patch-page", "Notion | Update page properties"),
+    t("browser", "click", "Click an element on the page"),
+    t("browser", "fill", "Fill a form field or checkbox with a value"),
+    t("slack", "reply_to_thread", "Reply to a thread with a new message"),
+    t("slack", "get_thread_replies", "Get all replies in a message thread"),
+  ];
+  const first = firstOf(tools);
+
+  it("reads rename as a change, tick as a click, summarize as reading", () => {
+    expect(first("rename the Notion page to 'Q3 Planning'")).toBe("notion.API-patch-page");
+    expect(first("tick the 'I agree to the terms' checkbox")).toBe("browser.click");
+    expect(first("summarize what people said in the deploy thread")).toBe("slack.get_thread_replies");
+  });
+});
+
 describe("query values", () => {
   const labels = (text: string) => parseQuery(text, new Map()).concepts.map((c) => c.label);
 
@@ -121,6 +139,14 @@ describe("query values", () => {
     expect(labels("what is in .github/workflows/")).toContain("folder");
     expect(labels("every URL under docs.stripe.com/payments/")).not.toContain("folder");
     expect(labels("the packages of facebook/react")).not.toContain("folder");
+  });
+
+  it("reads a URL as a URL and a host name as a website, whatever words they are made of", () => {
+    expect(labels("get every URL under docs.stripe.com/payments")).toContain("website");
+    expect(labels("get every URL under docs.stripe.com/payments")).not.toContain("payments");
+    expect(labels("fetch what https://example.com/robots.txt says")).toContain("url");
+    expect(labels("fetch what https://example.com/robots.txt says")).not.toContain("file");
+    expect(labels("is deploy.sh executable")).toContain("file");
   });
 
   it("reads `file a …` as making one only where the query says file, not where a file name stood", () => {

@@ -24,6 +24,16 @@ const FILE_NAME =
   /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
 
 /**
+ * A web address is a value that says what it is: a URL (`https://example.com/a`) asks about a URL, a
+ * host name (`docs.stripe.com/payments`, `linear.app`) about a website, whatever words it is made of.
+ * Read before file names: `example.com/robots.txt` is a URL, not a file.
+ */
+const WEB_ADDRESSES: [RegExp, string][] = [
+  [/\bhttps?:\/\/[^\s]+/giu, " url "],
+  [/\b(?:[\p{L}\p{N}-]+\.)+(?:com|org|net|io|dev|app|ai|co|so|gov|edu)(?:\/[^\s]*)?(?=$|[\s,;:!?)])/giu, " website "],
+];
+
+/**
  * "file a ticket", "file an issue": to file one is to make one, not a file. Read on the query as
  * written, before file names (`report.pdf`) become the word "file".
  */
@@ -78,7 +88,9 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const files = text.match(FILE_NAME)?.length ?? 0;
   const plain = VALUES.reduce(
     (out, [pattern, said]) => out.replace(pattern, said),
-    text.replace(FILE_VERB, "create").replace(FILE_NAME, " file "),
+    WEB_ADDRESSES.reduce((out, [pattern, said]) => out.replace(pattern, said), text)
+      .replace(FILE_VERB, "create")
+      .replace(FILE_NAME, " file "),
   );
   const parts = identifierParts(plain);
   for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
