@@ -131,6 +131,30 @@ describe("ranking by what verbs mean", () => {
   });
 });
 
+describe("ranking by how the query is written", () => {
+  const tools = [
+    t("supabase", "list_edge_functions", "Lists all Edge Functions in a project"),
+    t("supabase", "deploy_edge_function", "Deploys an Edge Function to a project"),
+    t("firecrawl", "firecrawl_map", "Map a website: all the URLs it has"),
+    t("firecrawl", "firecrawl_scrape", "Scrape one URL of a website as markdown"),
+    t("filesystem", "search_files", "Search for files whose names match a pattern"),
+    t("filesystem", "get_file_info", "Get a file's size, times and permissions"),
+    t("filesystem", "read_multiple_files", "Read several files at once"),
+    t("filesystem", "read_text_file", "Read a text file"),
+  ];
+  const first = firstOf(tools);
+
+  it("prefers a tool whose name has two of the query's words side by side (edge functions)", () => {
+    expect(first("which edge functions are deployed")).toBe("supabase.list_edge_functions");
+  });
+
+  it("reads every as all, a where-question as a search, dotfiles as files", () => {
+    expect(first("get every URL of that website")).toBe("firecrawl.firecrawl_map");
+    expect(first("where is the settings file")).toBe("filesystem.search_files");
+    expect(first("compare .env.example and .env")).toBe("filesystem.read_multiple_files");
+  });
+});
+
 describe("query values", () => {
   const labels = (text: string) => parseQuery(text, new Map()).concepts.map((c) => c.label);
 
@@ -147,6 +171,12 @@ describe("query values", () => {
     expect(labels("fetch what https://example.com/robots.txt says")).toContain("url");
     expect(labels("fetch what https://example.com/robots.txt says")).not.toContain("file");
     expect(labels("is deploy.sh executable")).toContain("file");
+  });
+
+  it("reads a dotfile as a file and a long identifier as code", () => {
+    expect(labels("open .env.example")).toContain("file");
+    expect(labels("where is getUserById called")).toContain("code");
+    expect(labels("run printEnv")).not.toContain("code");
   });
 
   it("reads `file a …` as making one only where the query says file, not where a file name stood", () => {

@@ -23,6 +23,10 @@ const MAX_PREFIXED = 20;
 const FILE_NAME =
   /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
 
+/** A dotfile (`.env`, `.env.example`, `.gitignore`) is a file too. */
+const DOTFILE =
+  /(^|[\s(,'"])\.(?:env|gitignore|gitattributes|dockerignore|npmrc|nvmrc|yarnrc|bashrc|zshrc|bash_profile|profile|editorconfig|prettierrc|eslintrc|babelrc|htaccess)(?:\.[\p{L}\p{N}_-]+)*(?=$|[\s.,;:!?)'"])/giu;
+
 /**
  * A web address is a value that says what it is: a URL (`https://example.com/a`) asks about a URL, a
  * host name (`docs.stripe.com/payments`, `linear.app`) about a website, whatever words it is made of.
@@ -30,7 +34,10 @@ const FILE_NAME =
  */
 const WEB_ADDRESSES: [RegExp, string][] = [
   [/\bhttps?:\/\/[^\s]+/giu, " url "],
-  [/\b(?:[\p{L}\p{N}-]+\.)+(?:com|org|net|io|dev|app|ai|co|so|gov|edu)(?:\/[^\s]*)?(?=$|[\s,;:!?)])/giu, " website "],
+  [
+    /\b(?:[\p{L}\p{N}-]+\.)+(?:com|org|net|io|dev|app|ai|co|so|gov|edu)(?:\/[^\s]*)?(?=$|[\s,;:!?)])/giu,
+    " website ",
+  ],
 ];
 
 /**
@@ -85,15 +92,20 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const seen = new Set<string>();
   const question = QUESTION.has(words(text)[0] ?? "");
   let verbs = question ? [LOOK] : [];
-  const files = text.match(FILE_NAME)?.length ?? 0;
+  if (words(text)[0] === "where") verbs = ["search"];
+  const files = (text.match(FILE_NAME)?.length ?? 0) + (text.match(DOTFILE)?.length ?? 0);
   const plain = VALUES.reduce(
     (out, [pattern, said]) => out.replace(pattern, said),
     WEB_ADDRESSES.reduce((out, [pattern, said]) => out.replace(pattern, said), text)
       .replace(FILE_VERB, "create")
-      .replace(FILE_NAME, " file "),
+      .replace(FILE_NAME, " file ")
+      .replace(DOTFILE, "$1 file "),
   );
   const parts = identifierParts(plain);
-  for (const term of terms(files > 1 ? `${plain} multiple` : plain, false)) {
+  // A long identifier (`getUserById`) is a symbol in code.
+  const symbol = [...parts.values()].some((split) => split.length >= 3);
+  const said = `${plain}${files > 1 ? " multiple" : ""}${symbol ? " code" : ""}`;
+  for (const term of terms(said, false)) {
     if (seen.has(term.stem)) continue;
     seen.add(term.stem);
     // A past form says what happened ("the server I started", "merged PRs"), an -s form names things

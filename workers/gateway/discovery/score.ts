@@ -10,6 +10,8 @@ const PARTIAL = 0.4;
 const SAME_FORM = 0.2;
 /** Score factors by how the query's verb agrees with the tool's verbs. */
 const VERB_FACTOR = { same: 1.3, looking: 1.1, other: 0.8 } as const;
+/** Bonus share when two words next to each other in the query are next to each other in the name. */
+const NAME_PAIR = 0.2;
 /** Bonus share when the query asks for all of the tool's name: its verbs and objects. */
 const NAME_SHARE = 0.5;
 /** The tools of a server the query names: their score multiplied, plus a little. */
@@ -29,6 +31,13 @@ export interface Scored {
  */
 export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set<number>>) {
   const scores = conceptScores(index, query);
+  // Adjacent concepts, neither naming a server ("edge functions"; not "desktop commander").
+  const serverWords = new Set([...named.values()].flatMap((concepts) => [...concepts]));
+  const pairs = query.concepts
+    .slice(1)
+    .flatMap((concept, c) =>
+      serverWords.has(c) || serverWords.has(c + 1) ? [] : [`${query.concepts[c]!.label} ${concept.label}`],
+    );
   const known = Math.max(1, query.concepts.filter((concept) => concept.known).length);
   const means = new Map<string, number>();
   /** Words that name a server count the same for each of its tools: their mean score there. */
@@ -56,6 +65,7 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     let score = content * (PARTIAL + ((1 - PARTIAL) * matched.length) / known);
     const agreement = verbAgreement(query.verbs, doc.verbs);
     score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
+    if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };
   };

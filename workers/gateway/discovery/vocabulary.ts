@@ -34,6 +34,7 @@ export const SAME_WORD = [
   "postgres postgresql pg psql",
   "namespace ns",
   "library lib",
+  "all every",
   // a verb's noun: the same term
   "create creation",
   "delete deletion",
