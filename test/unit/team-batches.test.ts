@@ -40,4 +40,36 @@ describe("TeamBatches", () => {
     await Promise.all([first, second]);
     expect(sent).toEqual([["z"]]);
   });
+
+  it("keeps a batch open while items keep coming, up to its maximum age; a lone item goes after one window", async () => {
+    const batches = new TeamBatches<number>(30, 1_000, 2_000);
+    const sent: number[][] = [];
+    const send = async (batch: number[]) => {
+      sent.push([...batch]);
+    };
+    const opened: Array<Promise<void> | undefined> = [];
+    for (let i = 0; i < 8; i++) {
+      opened.push(batches.add("t", i, send));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(opened.filter((p) => p !== undefined)).toHaveLength(1);
+    await Promise.all(opened);
+    expect(sent).toEqual([[0, 1, 2, 3, 4, 5, 6, 7]]);
+
+    const aged = new TeamBatches<number>(30, 1_000, 60);
+    const agedSent: number[][] = [];
+    const agedOpened: Array<Promise<void> | undefined> = [];
+    for (let i = 0; i < 12; i++) {
+      agedOpened.push(aged.add("t", i, async (batch) => void agedSent.push([...batch])));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await Promise.all(agedOpened);
+    expect(agedSent.length).toBeGreaterThan(1);
+    expect(agedSent.flat()).toEqual([...Array(12).keys()]);
+
+    const lone = new TeamBatches<number>(10, 1_000, 60_000);
+    const started = Date.now();
+    await lone.add("t", 1, send);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Items queued per team in this isolate and sent in batches: a batch is sent once, either by whoever
- * takes it first (`take`, to send it along with a call of its own) or, `windowMs` after it opened, by
- * the request that opened it, so a batch never waits on another request's I/O. A full batch
- * (`maxItems`) is closed and a new one opened.
+ * takes it first (`take`, to send it along with a call of its own) or by the request that opened it,
+ * so a batch never waits on another request's I/O: `windowMs` after it opened, or, with a `maxAgeMs`
+ * longer than that, once a whole window passes without a new item or the batch is `maxAgeMs` old (a
+ * steady stream shares one send per `maxAgeMs`; a lone item still goes after one window). A full
+ * batch (`maxItems`) is closed and a new one opened.
  */
 export class TeamBatches<T> {
   readonly #open = new Map<string, T[]>();
@@ -11,6 +13,7 @@ export class TeamBatches<T> {
   constructor(
     private readonly windowMs: number,
     private readonly maxItems: number,
+    private readonly maxAgeMs = windowMs,
   ) {}
 
   /**
@@ -38,7 +41,12 @@ export class TeamBatches<T> {
   }
 
   async #sendLater(team: string, batch: T[], send: (batch: T[]) => Promise<void>): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, this.windowMs));
+    const opened = Date.now();
+    let seen = 0;
+    while (batch.length > seen && this.#open.get(team) === batch && Date.now() - opened < this.maxAgeMs) {
+      seen = batch.length;
+      await new Promise((resolve) => setTimeout(resolve, this.windowMs));
+    }
     if (this.#open.get(team) === batch) this.#open.delete(team);
     if (!this.#taken.has(batch)) await send(batch);
   }
