@@ -2,6 +2,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { AuditEntry } from "../../workers/gateway/audit";
 import { auditLogOf, auditNamespace, sha256Hex } from "../../workers/gateway/audit";
+import { recordAudit } from "../../workers/gateway/audit/record";
 import { AUTH, request } from "../helpers/app";
 import { teamWithKey as withKey } from "../helpers/teams";
 
@@ -232,5 +233,28 @@ describe("GET /v1/audit", () => {
 
   it("needs an API key", async () => {
     expect((await request("/v1/audit")).status).toBe(401);
+  });
+
+  it("first writes the entries this isolate still holds for the team", async () => {
+    const { id, key } = await teamWithKey("audit-unsent");
+    const pending: Promise<unknown>[] = [];
+    const held: AuditEntry = {
+      ts: Date.now(),
+      requestId: "req-unsent",
+      team: "audit-unsent",
+      keyId: id,
+      kind: "execute",
+      tool: "execute",
+      argsSha256: "0".repeat(64),
+      status: "ok",
+      durationMs: 1,
+      resultBytes: 1,
+    };
+    recordAudit(env, (p) => pending.push(p), [held]);
+    await new Promise((r) => setTimeout(r, 0)); // queued, inside the batch window
+    const { entries } = (await (await audit(key)).json()) as { entries: AuditEntry[] };
+    expect(entries.map((e) => e.requestId)).toEqual(["req-unsent"]);
+    await Promise.all(pending);
+    expect(await entriesOf(key, 1)).toHaveLength(1);
   });
 });

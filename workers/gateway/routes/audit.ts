@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { auditLogOf, auditNamespace } from "../audit";
 import { parseAuditQuery } from "../audit/query";
+import { flushAudit } from "../audit/record";
 import type { AppEnv } from "../env";
 import { HttpError } from "../http/errors";
 
@@ -11,6 +12,8 @@ export const auditRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const ns = auditNamespace(c.env);
   if (!ns)
     throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
+  // This isolate's unsent entries first, so a caller sees its own executions that ran through it.
+  await flushAudit(c.env, c.get("team"));
   const entries = await auditLogOf(ns, c.get("team")).query(parsed.query);
   return c.json({ entries });
 });
