@@ -173,6 +173,12 @@ describe("query values", () => {
     expect(labels("is deploy.sh executable")).toContain("file");
   });
 
+  it("reads `#name` as a chat channel, `#77` not", () => {
+    expect(labels("let #releases know that v3.2 shipped")).toContain("channel");
+    expect(labels("let #releases know that v3.2 shipped")).not.toContain("releases");
+    expect(labels("close #77")).not.toContain("channel");
+  });
+
   it("reads a dotfile as a file and a long identifier as code", () => {
     expect(labels("open .env.example")).toContain("file");
     expect(labels("where is getUserById called")).toContain("code");

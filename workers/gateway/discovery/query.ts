@@ -60,6 +60,8 @@ const VALUES: [RegExp, string][] = [
   // A path that ends in a slash (`packages/`, `k8s/`, `./src/`) names a folder, not what it is
   // called after; one that starts with a host name (`docs.stripe.com/payments/`) does not.
   [/(^|\s)(?:\.{1,2}|\.?[\p{L}\p{N}_-]+)\/(?:[\p{L}\p{N}._-]+\/)*(?=$|[\s.,;:!?)])/gu, "$1 folder "],
+  // `#ops`, `#incident-response`: a chat channel.
+  [/(^|\s)#\p{L}[\p{L}\p{N}_-]*(?=$|[\s.,;:!?)])/gu, "$1 channel "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
 ];
