@@ -171,6 +171,8 @@ describe("query values", () => {
     expect(labels("fetch what https://example.com/robots.txt says")).toContain("url");
     expect(labels("fetch what https://example.com/robots.txt says")).not.toContain("file");
     expect(labels("is deploy.sh executable")).toContain("file");
+    expect(labels("send the report to bob@acme.com")).toContain("email");
+    expect(labels("send the report to bob@acme.com")).not.toContain("website");
   });
 
   it("reads `#name` as a chat channel, `#77` not", () => {

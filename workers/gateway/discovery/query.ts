@@ -28,12 +28,15 @@ const DOTFILE =
   /(^|[\s(,'"])\.(?:env|gitignore|gitattributes|dockerignore|npmrc|nvmrc|yarnrc|bashrc|zshrc|bash_profile|profile|editorconfig|prettierrc|eslintrc|babelrc|htaccess)(?:\.[\p{L}\p{N}_-]+)*(?=$|[\s.,;:!?)'"])/giu;
 
 /**
- * A web address is a value that says what it is: a URL (`https://example.com/a`) asks about a URL, a
- * host name (`docs.stripe.com/payments`, `linear.app`) about a website, whatever words it is made of.
+ * A web address is a value that says what it is: a URL (`https://example.com/a`) asks about a URL, an
+ * email address about email, a host name (`docs.stripe.com/payments`, `linear.app`) about a website,
+ * whatever words it is made of.
  * Read before file names: `example.com/robots.txt` is a URL, not a file.
  */
 const WEB_ADDRESSES: [RegExp, string][] = [
   [/\bhttps?:\/\/[^\s]+/giu, " url "],
+  // An email address (`bob@acme.com`) is an email, not a website.
+  [/[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/giu, " email "],
   [
     /\b(?:[\p{L}\p{N}-]+\.)+(?:com|org|net|io|dev|app|ai|co|so|gov|edu)(?:\/[^\s]*)?(?=$|[\s,;:!?)])/giu,
     " website ",
