@@ -124,6 +124,18 @@ describe("ranking by what verbs mean", () => {
   ];
   const first = firstOf(tools);
 
+  it("reads past as historical", () => {
+    const monitors = [
+      t("firecrawl", "monitor_checks", "List historical checks for a monitor, optionally by status"),
+      t(
+        "firecrawl",
+        "monitor_check",
+        "Retrieve one monitor check and its page results; pages may show an error",
+      ),
+    ];
+    expect(firstOf(monitors)("show the past checks of the docs monitor")).toBe("firecrawl.monitor_checks");
+  });
+
   it("reads rename as a change, tick as a click, summarize as reading", () => {
     expect(first("rename the Notion page to 'Q3 Planning'")).toBe("notion.API-patch-page");
     expect(first("tick the 'I agree to the terms' checkbox")).toBe("browser.click");

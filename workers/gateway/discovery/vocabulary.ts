@@ -137,6 +137,7 @@ export const SYNONYMS = [
   // general
   "error failure crash exception problem",
   "status state progress",
+  "history historical past previous",
   "column field attribute property",
   "keyboard key keystroke",
   "snapshot dom accessibility",
