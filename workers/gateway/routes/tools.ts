@@ -10,9 +10,14 @@ import { DefinitionError, definition, search } from "../operations";
 export const toolRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const q = c.req.query();
+    // `q`, or `query` as search_tools and searchTools() name it.
+    if (q.q !== undefined && q.query !== undefined && q.q !== q.query) {
+      throw new HttpError(400, "invalid_request", "Give the search words once: q or query, not both");
+    }
+    const text = q.q ?? q.query;
     const limit = q.limit === undefined ? undefined : Number(q.limit);
     const input = parseBody(SearchInput, {
-      ...(q.q !== undefined ? { query: q.q } : {}),
+      ...(text !== undefined ? { query: text } : {}),
       ...(q.server !== undefined ? { server: q.server } : {}),
       ...(q.detail !== undefined ? { detail: q.detail } : {}),
       ...(limit !== undefined ? { limit } : {}),
