@@ -95,9 +95,10 @@ export interface Query {
 export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
   const concepts: Concept[] = [];
   const seen = new Set<string>();
-  const question = QUESTION.has(words(text)[0] ?? "");
-  let verbs = question ? [LOOK] : [];
-  if (words(text)[0] === "where") verbs = ["search"];
+  const first = words(text)[0] ?? "";
+  const question = QUESTION.has(first);
+  // A where-question ("where is getUserById called") asks to find something.
+  let verbs = first === "where" ? ["search"] : question ? [LOOK] : [];
   const files = (text.match(FILE_NAME)?.length ?? 0) + (text.match(DOTFILE)?.length ?? 0);
   const plain = VALUES.reduce(
     (out, [pattern, said]) => out.replace(pattern, said),
