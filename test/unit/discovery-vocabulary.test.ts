@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
@@ -209,5 +210,31 @@ describe("query values", () => {
     const query = parseQuery("show the past checks of the docs monitor", new Map());
     expect(query.concepts.find((c) => c.label === "checks")?.verbs).toEqual([]);
     expect(labels("the page that lists users")).toContain("lists");
+  });
+});
+
+describe("ranking for a thing named by its identifier", () => {
+  // The GitHub server's own definitions, as collected (bench/fixtures/mcp-tool-corpus.json).
+  const github = corpus.servers
+    .find((server) => server.package === "@modelcontextprotocol/server-github")!
+    .tools.map((tool) => ({ ...t("github", tool.name, tool.description), inputSchema: tool.inputSchema }));
+  const first = firstOf(github);
+
+  it("does not list or make what the query names one existing one of (PR 560)", () => {
+    expect(first("how many files does PR 560 touch")).toBe("github.get_pull_request_files");
+    expect(first("show PR 560")).not.toBe("github.list_pull_requests");
+    expect(first("show the open PRs")).toBe("github.list_pull_requests");
+    expect(first("create an issue about the login crash")).toBe("github.create_issue");
+  });
+
+  it("reads numbers and ids after a thing's name as naming one, not versions or names", () => {
+    const vocabulary = new Map(["issu", "monitor", "branch", "pullrequest"].map((s) => [s, 1]));
+    const instances = (text: string) => [...parseQuery(text, vocabulary).instances];
+    expect(instances("close issue #42")).toEqual(["issu"]);
+    expect(instances("show monitor mon_42")).toEqual(["monitor"]);
+    expect(instances("why is the build red on pull request 77")).toEqual(["pullrequest"]);
+    expect(instances("open an issue for cus_42")).toEqual([]);
+    expect(instances("cut a branch release-2.0")).toEqual([]);
+    expect(instances("add a page under Sprint 12")).toEqual([]);
   });
 });

@@ -89,7 +89,15 @@ export interface Query {
   concepts: Concept[];
   /** the verb groups of the query's first action verb, or LOOK for a question */
   verbs: string[];
+  /** stems of things the query names by an identifier (`issue 231`, `PR #77`, `monitor mon_42`) */
+  instances: Set<string>;
 }
+
+/**
+ * A word, then an identifier: a number (`231`, `#77`) or letters and a number (`mon_42`, `PMC8123456`,
+ * `INC-123`); not a version or a name (`v2.1`, `release-2.0`), which a new thing may be given.
+ */
+const IDENTIFIED = /\p{L}\s+(?:#?\p{N}+|\p{L}+[_-]?\p{N}+)(?=$|[\s,;:!?)])/gu;
 
 /** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
 export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
@@ -140,10 +148,28 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
   addPhrases(plain, concepts);
+  const instances = identified(plain, vocabulary);
   // "show me the open tickets": to get things, not one thing, is to list them.
   if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label)))
     verbs = [...verbs, "list"];
-  return { concepts, verbs };
+  return { concepts, verbs, instances };
+}
+
+/**
+ * The things named by an identifier: each is one that exists, so the query does not ask to create it
+ * or to list or search for things of its kind. The thing is the term before the identifier (`pull
+ * request 77` → pull request).
+ */
+function identified(text: string, vocabulary: ReadonlyMap<string, unknown>): Set<string> {
+  const found = new Set<string>();
+  for (const match of text.matchAll(IDENTIFIED)) {
+    const said = text.slice(0, match.index + 1);
+    const before = terms(said, false).at(-1);
+    // the word right before it (`ticket 42`; not `ticket for cus_42`, whose `for` is a stopword)
+    const right = before?.label.endsWith(words(said, false).at(-1) ?? "");
+    if (before !== undefined && right && vocabulary.has(before.stem)) found.add(before.stem);
+  }
+  return found;
 }
 
 /** Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two. */

@@ -1,6 +1,7 @@
 import { idf } from "./bm25";
 import type { CatalogIndex } from "./catalog-index";
 import { type Query, VERB_SYNONYM } from "./query";
+import { stem } from "./tokenize";
 import type { ToolDoc } from "./tool-doc";
 import { asks, verbAgreement, verbGroups } from "./verbs";
 
@@ -17,6 +18,9 @@ const NAME_SHARE = 0.5;
 /** The tools of a server the query names: their score multiplied, plus a little. */
 const NAMED_SERVER = 3;
 const NAMED_SERVER_BASE = 1;
+/** Score factor of a tool that makes, lists or searches things of a kind the query names one of by id. */
+const NOT_FOR_ONE = 0.7;
+const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verbGroups(stem(verb))));
 
 export interface Scored {
   score: number;
@@ -65,6 +69,7 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     let score = content * (PARTIAL + ((1 - PARTIAL) * matched.length) / known);
     const agreement = verbAgreement(query.verbs, doc.verbs);
     score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
+    if (makesOrFinds(doc, query.instances)) score *= NOT_FOR_ONE;
     if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };
@@ -87,6 +92,20 @@ function conceptScores(index: CatalogIndex, query: Query): Float64Array[] {
       for (const { doc, score } of list) best[doc] = Math.max(best[doc]!, weight * cap * score);
     }
     return best;
+  });
+}
+
+/**
+ * Whether the tool makes, lists or searches for things the query names one existing one of (`issue
+ * 231`: create_issue, list_issues; not add_issue_comment, whose thing is a comment).
+ */
+function makesOrFinds(doc: ToolDoc, instances: ReadonlySet<string>): boolean {
+  if (instances.size === 0) return false;
+  const name = [...doc.own];
+  return name.some((s, i) => {
+    if (!instances.has(s) || name.slice(i + 1).some((after) => verbGroups(after).length === 0)) return false;
+    const verbs = name.filter((other) => other !== s).flatMap(verbGroups);
+    return verbs.length > 0 && verbs.every((group) => MAKE_OR_FIND.has(group));
   });
 }
 
