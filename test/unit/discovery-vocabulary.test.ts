@@ -238,3 +238,23 @@ describe("ranking for a thing named by its identifier", () => {
     expect(instances("add a page under Sprint 12")).toEqual([]);
   });
 });
+
+describe("ranking when a server's name is part of an everyday phrase", () => {
+  const tools = [
+    t("memory", "create_entities", "Create multiple new entities in the knowledge graph"),
+    t("memory", "add_observations", "Add new observations to existing entities in the knowledge graph"),
+    t("memory", "read_graph", "Read the entire knowledge graph"),
+    t("chrome-devtools", "take_heapsnapshot", "Take a heap snapshot of the page's JavaScript memory"),
+    t("chrome-devtools", "performance_start_trace", "Start a performance trace recording"),
+    t("google-maps", "maps_directions", "Get directions between two points"),
+    t("google-maps", "maps_geocode", "Convert an address into geographic coordinates"),
+    t("firecrawl", "firecrawl_map", "Map a website to discover all its URLs"),
+  ];
+  const first = firstOf(tools);
+
+  it("does not read the phrase's word as the server when the server does not do what it means", () => {
+    expect(first("debug a memory leak in the web app")).toBe("chrome-devtools.take_heapsnapshot");
+    expect(first("what is in memory")).toBe("memory.read_graph");
+    expect(first("route to the airport with google maps")).toBe("google-maps.maps_directions");
+  });
+});

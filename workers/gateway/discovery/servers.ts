@@ -1,3 +1,4 @@
+import { everydayPhrases } from "./everyday-terms";
 import type { Concept } from "./query";
 import { SYNONYM } from "./query";
 import { canonical } from "./synonyms";
@@ -31,12 +32,15 @@ export function serverKeys(names: string[], docs: ToolDoc[]): Map<string, string
 
 /**
  * Servers the query names, by a term (or its synonym) or two adjacent words written as one, each with
- * the indexes of the concepts that name it.
+ * the indexes of the concepts that name it. A word of an everyday phrase names a server only if the
+ * phrase means something the server's tools are named for ("google maps" → directions; not "memory
+ * leak" → heap snapshot, which the memory server has no tool for).
  */
 export function mentionedServers(
   text: string,
   concepts: Concept[],
   keys: Map<string, string[]>,
+  docs: ToolDoc[],
 ): Map<string, Set<number>> {
   const found = new Map<string, Set<number>>();
   const add = (server: string, concept: number) =>
@@ -52,6 +56,15 @@ export function mentionedServers(
       concepts.forEach((concept, c) => {
         if (concept.label === all[i] || concept.label === all[i + 1]) add(server, c);
       });
+    }
+  }
+  for (const { said, means } of everydayPhrases(text)) {
+    for (const [server, naming] of found) {
+      const inPhrase = [...naming].filter((c) => said.includes(concepts[c]!.label));
+      if (inPhrase.length === 0) continue;
+      if (docs.some((doc) => doc.server === server && [...means].some((s) => doc.own.has(s)))) continue;
+      for (const c of inPhrase) naming.delete(c);
+      if (naming.size === 0) found.delete(server);
     }
   }
   return found;
