@@ -206,6 +206,14 @@ describe("query values", () => {
     expect(labels("attach report.pdf an hour after the meeting")).not.toContain("create");
   });
 
+  it("reads a verb with a subject as what someone does, not what to do (the customer we track)", () => {
+    const verbs = (text: string) => parseQuery(text, new Map()).verbs;
+    expect(verbs("note a fact about the customer we already track")).toEqual([]);
+    expect(verbs("delete the tabs I open every morning")).toEqual(verbs("delete the tabs"));
+    expect(verbs("can you track this page")).toEqual(verbs("track this page"));
+    expect(verbs("how do I invalidate the cache")).not.toEqual([]);
+  });
+
   it("reads an -s form after the action as a thing, not a second action (the past checks)", () => {
     const query = parseQuery("show the past checks of the docs monitor", new Map());
     expect(query.concepts.find((c) => c.label === "checks")?.verbs).toEqual([]);

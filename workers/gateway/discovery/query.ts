@@ -70,6 +70,12 @@ const VALUES: [RegExp, string][] = [
 ];
 
 const PAST = /^\p{L}+ed$/u;
+/**
+ * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
+ * not what the query asks to do; a request is not ("can you list", "how do I invalidate").
+ */
+const SUBJECT_VERB =
+  /(?<!\b(?:can|could|would|will|should|shall|do|does|did|to|let|please)\s+)\b(?:i|we|you|they)\s+(?:already\s+|just\s+|still\s+|also\s+|usually\s+)?(\p{L}+)/giu;
 const PLURAL = /^\p{L}{2,}[^s]s$/u;
 
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
@@ -118,13 +124,15 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const parts = identifierParts(plain);
   // A long identifier (`getUserById`) is a symbol in code.
   const symbol = [...parts.values()].some((split) => split.length >= 3);
+  const described = new Set([...plain.matchAll(SUBJECT_VERB)].map((m) => m[1]!.toLowerCase()));
   const said = `${plain}${files > 1 ? " multiple" : ""}${symbol ? " code" : ""}`;
   for (const term of terms(said, false)) {
     if (seen.has(term.stem)) continue;
     seen.add(term.stem);
     // A past form says what happened ("the server I started", "merged PRs"), an -s form names things
     // or what they do ("the past checks", "the page that lists users"): neither is what to do.
-    const groups = PAST.test(term.label) || PLURAL.test(term.label) ? [] : verbGroups(term.stem);
+    const done = PAST.test(term.label) || PLURAL.test(term.label) || described.has(term.label);
+    const groups = done ? [] : verbGroups(term.stem);
     // "make a new folder": `new` says again what `make` says; one concept, either word counts fully.
     // A verb of several groups (`open`: create, show, visit) may say something else: it stays a word.
     const same =
