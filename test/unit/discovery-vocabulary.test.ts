@@ -11,6 +11,21 @@ const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
 // Words people use that tool definitions do not (everyday.ts), and words whose part of speech
 // decides what they ask for ("open tickets": a state; "open a ticket": an action).
 describe("ranking by everyday meaning", () => {
+  it("reads an everyday phrase in either order (build red, red build)", () => {
+    const github = [
+      t(
+        "github",
+        "get_pull_request_status",
+        "Get the combined status of all status checks for a pull request",
+      ),
+      t("github", "get_pull_request", "Get details of a specific pull request"),
+      t("github", "get_pull_request_comments", "Get the review comments on a pull request"),
+    ];
+    const first = firstOf(github);
+    expect(first("why is the build red on pull request 77")).toBe("github.get_pull_request_status");
+    expect(first("is the red build on pull request 77 fixed")).toBe("github.get_pull_request_status");
+  });
+
   it("reads everyday words and phrases as the words tools use (commute, opening hours)", () => {
     const maps = [
       t("google-maps", "maps_directions", "Get directions between two points"),

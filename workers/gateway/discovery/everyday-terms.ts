@@ -19,13 +19,16 @@ export function everydayMeaning(wordStem: string): Iterable<string> {
   return meaning.get(wordStem) ?? [];
 }
 
-/** The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours). */
+/**
+ * The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours),
+ * in either order ("the build is red" / "a red build", "count lines" / "line count").
+ */
 export function everydayPhrases(text: string): { said: [string, string]; means: Set<string> }[] {
   const all = words(text);
   const stems = all.map(termStem);
   const found: { said: [string, string]; means: Set<string> }[] = [];
   for (let i = 0; i + 1 < stems.length; i++) {
-    const means = meaning.get(`${stems[i]} ${stems[i + 1]}`);
+    const means = meaning.get(`${stems[i]} ${stems[i + 1]}`) ?? meaning.get(`${stems[i + 1]} ${stems[i]}`);
     if (means) found.push({ said: [all[i]!, all[i + 1]!], means });
   }
   return found;
