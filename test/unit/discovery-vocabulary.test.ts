@@ -4,6 +4,18 @@ import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
 
+/** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
+const corpusTools = (...packages: string[]) =>
+  corpus.servers
+    .filter((server) => packages.includes(server.package))
+    .flatMap((server) =>
+      server.tools.map((tool) => ({
+        ...t(corpusName(server.package), tool.name, tool.description),
+        inputSchema: tool.inputSchema,
+      })),
+    );
+const corpusName = (pkg: string) => pkg.replace(/^@[^/]+\//, "").replace(/^server-|-mcp$/g, "");
+
 /** The qualified name `search_tools` ranks first among `tools` for a query. */
 const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
   rankCatalog(tools, { query })[0]?.qualifiedName;
@@ -221,6 +233,17 @@ describe("query values", () => {
     expect(labels("attach report.pdf an hour after the meeting")).not.toContain("create");
   });
 
+  it("reads `which things are …` and `what things do I have` as asking for a list", () => {
+    const first = firstOf(corpusTools("@wonderwhy-er/desktop-commander", "firecrawl-mcp"));
+    expect(first("which searches are still running in the background")).toBe(
+      "desktop-commander.list_searches",
+    );
+    expect(first("what page monitors do I have set up")).toBe("firecrawl.firecrawl_monitor_list");
+    const verbs = (text: string) => parseQuery(text, new Map()).verbs;
+    expect(verbs("what columns does the Bugs table have")).toEqual(verbs("what is in the table"));
+    expect(verbs("which process is still running")).toEqual(verbs("what is in the table"));
+  });
+
   it("reads a verb with a subject as what someone does, not what to do (the customer we track)", () => {
     const verbs = (text: string) => parseQuery(text, new Map()).verbs;
     expect(verbs("note a fact about the customer we already track")).toEqual([]);
@@ -237,11 +260,7 @@ describe("query values", () => {
 });
 
 describe("ranking for a thing named by its identifier", () => {
-  // The GitHub server's own definitions, as collected (bench/fixtures/mcp-tool-corpus.json).
-  const github = corpus.servers
-    .find((server) => server.package === "@modelcontextprotocol/server-github")!
-    .tools.map((tool) => ({ ...t("github", tool.name, tool.description), inputSchema: tool.inputSchema }));
-  const first = firstOf(github);
+  const first = firstOf(corpusTools("@modelcontextprotocol/server-github"));
 
   it("does not list or make what the query names one existing one of (PR 560)", () => {
     expect(first("how many files does PR 560 touch")).toBe("github.get_pull_request_files");

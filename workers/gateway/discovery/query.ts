@@ -69,6 +69,10 @@ const VALUES: [RegExp, string][] = [
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
 ];
 
+/** A question about which things there are: `which <things> are`, `what <things> do I have`. */
+const WHICH_THINGS =
+  /^\s*(?:which|what)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]{2,}[^\ss]s\s+(?:are|were|do\s+(?:i|we|you)\s+have|have\s+(?:i|we|you))\b/iu;
+
 const PAST = /^\p{L}+ed$/u;
 /**
  * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
@@ -160,6 +164,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   // "show me the open tickets": to get things, not one thing, is to list them.
   if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label)))
     verbs = [...verbs, "list"];
+  // "which searches are running", "what monitors do I have": to ask which things are is to list them.
+  if (WHICH_THINGS.test(plain)) verbs = ["list"];
   return { concepts, verbs, instances };
 }
 
