@@ -43,11 +43,15 @@ describe("ranking by everyday meaning", () => {
       t("google-maps", "maps_directions", "Get directions between two points"),
       t("google-maps", "maps_place_details", "Get detailed information about a specific place"),
       t("google-maps", "maps_elevation", "Get elevation data for locations on the earth"),
+      t("google-maps", "maps_reverse_geocode", "Convert coordinates into an address"),
+      t("google-maps", "maps_geocode", "Convert an address into geographic coordinates"),
+      t("everything", "get-weather", "Returns the weather for a city"),
       t("github", "get_pull_request_reviews", "Get the reviews on a pull request"),
       t("github", "get_pull_request", "Get details of a specific pull request"),
     ];
     const first = firstOf(maps);
     expect(first("plan my commute to the office")).toBe("google-maps.maps_directions");
+    expect(first("which city is at -33.8688, 151.2093")).toBe("google-maps.maps_reverse_geocode");
     expect(first("when does the bakery close, what are its opening hours")).toBe(
       "google-maps.maps_place_details",
     );

@@ -15,7 +15,7 @@ export const EVERYDAY: [domain: string, say: string, means: string][] = [
   ["maps","pizza, coffee, pub, bar near, gym, pharmacy, hospital, dentist, bakery, grocery, supermarket, museum, gas station, atm, barber, salon","places businesses local"],
   ["maps","zipcode, postcode, postal code","address geocode"],
   ["maps","gps, lat long, latlng, lat/lng, geotag","geocode coordinates latitude"],
-  ["maps","what address, which address, what street, whats at, what's at","reverse geocode address"],
+  ["maps","what address, which address, what street, whats at, what's at, which city, what city, which town, what town, which country, what country","reverse geocode address"],
   ["maps","altitude, above sea, sea level, how high, terrain, hilly, topography","elevation"],
   ["maps","map of, on map, google maps, navigation app","maps places directions"],
   ["web-search","google, bing, duckduckgo, search online, internet, online, web search","web search"],
