@@ -219,6 +219,13 @@ describe("query values", () => {
     expect(labels("send the report to bob@acme.com")).not.toContain("website");
   });
 
+  it("reads `.name` as a CSS selector, a dotfile still as a file", () => {
+    expect(labels("read the innerText of the .price element")).toContain("selector");
+    expect(labels("read the innerText of the .price element")).not.toContain("price");
+    expect(labels("open .env and .gitignore")).not.toContain("selector");
+    expect(labels("docs for next.js")).not.toContain("selector");
+  });
+
   it("reads `#name` as a chat channel, `#77` not", () => {
     expect(labels("let #releases know that v3.2 shipped")).toContain("channel");
     expect(labels("let #releases know that v3.2 shipped")).not.toContain("releases");

@@ -63,6 +63,8 @@ const VALUES: [RegExp, string][] = [
   // A path that ends in a slash (`packages/`, `k8s/`, `./src/`) names a folder, not what it is
   // called after; one that starts with a host name (`docs.stripe.com/payments/`) does not.
   [/(^|\s)(?:\.{1,2}|\.?[\p{L}\p{N}_-]+)\/(?:[\p{L}\p{N}._-]+\/)*(?=$|[\s.,;:!?)])/gu, "$1 folder "],
+  // `.price`, `.nav-item`: a CSS class, so a selector of page elements (dotfiles are files by now).
+  [/(^|\s)\.[a-z][\w-]*(?=$|[\s,;:!?)])/gu, "$1 selector "],
   // `#ops`, `#incident-response`: a chat channel.
   [/(^|\s)#\p{L}[\p{L}\p{N}_-]*(?=$|[\s.,;:!?)])/gu, "$1 channel "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
