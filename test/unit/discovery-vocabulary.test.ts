@@ -236,6 +236,14 @@ describe("query values", () => {
     expect(labels("open .env.example")).toContain("file");
     expect(labels("where is getUserById called")).toContain("code");
     expect(labels("run printEnv")).not.toContain("code");
+    const stems = (text: string, label: string) => [
+      ...(parseQuery(text, new Map())
+        .concepts.find((c) => c.label === label)
+        ?.stems.keys() ?? []),
+    ];
+    // A symbol's parts are not words about the tool to look for ("get", "user"); a short name's are.
+    expect(stems("where is getUserById called", "getuserbyid")).not.toContain("get");
+    expect(stems("run printEnv", "printenv")).toContain("print");
   });
 
   it("reads `file a …` as making one only where the query says file, not where a file name stood", () => {

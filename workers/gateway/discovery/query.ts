@@ -75,6 +75,9 @@ const VALUES: [RegExp, string][] = [
 const WHICH_THINGS =
   /^\s*(?:which|what)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]{2,}[^\ss]s\s+(?:are|were|do\s+(?:i|we|you)\s+have|have\s+(?:i|we|you))\b/iu;
 
+/** An identifier of this many parts or more is a symbol in code. */
+const SYMBOL_PARTS = 3;
+
 const PAST = /^\p{L}+ed$/u;
 /**
  * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
@@ -129,7 +132,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   );
   const parts = identifierParts(plain);
   // A long identifier (`getUserById`) is a symbol in code.
-  const symbol = [...parts.values()].some((split) => split.length >= 3);
+  const symbol = [...parts.values()].some((split) => split.length >= SYMBOL_PARTS);
   const described = new Set([...plain.matchAll(SUBJECT_VERB)].map((m) => m[1]!.toLowerCase()));
   const said = `${plain}${files > 1 ? " multiple" : ""}${symbol ? " code" : ""}`;
   for (const term of terms(said, false)) {
@@ -157,7 +160,10 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (action || (!question && groups.length === 1))
       for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
     const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
-    if (!known()) for (const part of parts.get(term.label) ?? []) if (!stems.has(part)) stems.set(part, PART);
+    // A symbol (`getUserById`) is a value to look for, not words about the tool (`printEnv` is).
+    const split = parts.get(term.label) ?? [];
+    if (!known() && split.length < SYMBOL_PARTS)
+      for (const part of split) if (!stems.has(part)) stems.set(part, PART);
     if (!known() && term.stem.length >= 3) addPrefixed(stems, term.stem, vocabulary);
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
