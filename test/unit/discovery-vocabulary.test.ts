@@ -219,6 +219,11 @@ describe("query values", () => {
     expect(labels("send the report to bob@acme.com")).not.toContain("website");
   });
 
+  it("reads what's as one word, so that everyday phrases with it count (what's in: contents)", () => {
+    const query = parseQuery("list what's in the repo", new Map());
+    expect(query.concepts.find((c) => c.label === "whats")?.stems.has("content")).toBe(true);
+  });
+
   it("reads `.name` as a CSS selector, a dotfile still as a file", () => {
     expect(labels("read the innerText of the .price element")).toContain("selector");
     expect(labels("read the innerText of the .price element")).not.toContain("price");

@@ -110,7 +110,7 @@ export const EVERYDAY: [domain: string, say: string, means: string][] = [
   ["filesystem","save disk, save as, dump to, overwrite, write out, persist to","write overwrite"],
   ["filesystem","cat, view file, print file, open file, contents of, show file","read contents"],
   ["filesystem","last lines, first lines, file end, file start","tail head lines"],
-  ["filesystem","ls, dir, what's in, whats in, list files, folder contents","listing directory"],
+  ["filesystem","ls, dir, what's in, whats in, list files, folder contents","listing directory contents"],
   ["filesystem","folder structure, hierarchy, nested folders, project structure, file tree","tree directory recursive"],
   ["filesystem","mkdir, make folder, new folder","directory create"],
   ["filesystem","mv, rename, relocate, move to","move rename destination"],

@@ -19,6 +19,7 @@ export function words(text: string, splitCase = true): string[] {
     ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     : text;
   return split
+    .replace(/(\p{L})['’]s\b/gu, "$1s")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
