@@ -156,6 +156,12 @@ describe("ranking by what verbs mean", () => {
   ];
   const first = firstOf(tools);
 
+  it("reads resolve as looking up (a library ID) as well as settling (an issue)", () => {
+    const first = firstOf(corpusTools("@upstash/context7-mcp", "@modelcontextprotocol/server-github"));
+    expect(first("find the documentation library ID for next.js")).toBe("context7.resolve-library-id");
+    expect(first("resolve issue 42 on GitHub")).toBe("github.update_issue");
+  });
+
   it("reads past as historical", () => {
     const monitors = [
       t("firecrawl", "monitor_checks", "List historical checks for a monitor, optionally by status"),

@@ -10,7 +10,7 @@ const GROUPS = [
   "create make new add generate produce append insert build init initialize setup post open write",
   "get fetch retrieve read show view obtain load pull grab check inspect see display print download export open summarize summarise",
   "list enumerate ls show view display",
-  "search find lookup query locate discover grep",
+  "search find lookup query locate discover grep resolve",
   "update edit modify change patch alter replace upgrade bump adjust tweak revise set close reopen resolve assign reassign mark escalate prioritize flag label tag rename",
   "delete remove rm erase destroy purge clear wipe trash archive forget uninstall",
   "store save set cache put persist write record keep",
