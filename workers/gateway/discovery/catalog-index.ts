@@ -1,5 +1,6 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
 import { type Bm25Index, buildIndex } from "./bm25";
+import { withoutBoilerplate } from "./boilerplate";
 import { toolFields } from "./fields";
 import { serverKeys } from "./servers";
 import { type ToolDoc, toolDocs } from "./tool-doc";
@@ -43,7 +44,10 @@ export function catalogIndex(tools: CatalogTool[], servers?: ServerInfo[]): Cata
   const key = `${names.join(" ")}\u0001${fields.map((f) => f.key).join("\u0001")}`;
   let built = perText.get(key);
   if (built === undefined) {
-    const stems = fields.map((f) => f.stems);
+    const stems = withoutBoilerplate(
+      tools,
+      fields.map((f) => f.stems),
+    );
     const docs = toolDocs(tools, stems);
     built = { docs, bm25: buildIndex(stems), servers: serverKeys(names, docs) };
   }
