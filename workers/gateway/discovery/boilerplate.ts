@@ -18,7 +18,9 @@ const MIN_TOOLS = 4;
  */
 export function withoutBoilerplate(tools: CatalogTool[], stems: FieldStems[]): FieldStems[] {
   const byServer = new Map<string, number[]>();
-  tools.forEach((tool, i) => byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), i]));
+  tools.forEach((tool, i) => {
+    byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), i]);
+  });
   const out = [...stems];
   for (const members of byServer.values()) {
     if (members.length < MIN_TOOLS) continue;
