@@ -12,7 +12,8 @@ export const STOPWORDS = new Set(
 
 /**
  * Splits `listIssues`, `get-sum`, `HTTPServer2` and prose into lowercase words (no stopword removal);
- * with `splitCase` false, `GitHub` and `arXiv` stay one word each (prose, not identifiers).
+ * with `splitCase` false, `GitHub` and `arXiv` stay one word each (prose, not identifiers). An
+ * apostrophe's `s` stays on its word (`what's` → whats, `database's` → databases, stemmed as plural).
  */
 export function words(text: string, splitCase = true): string[] {
   const split = splitCase
