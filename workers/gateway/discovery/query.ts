@@ -75,17 +75,23 @@ const VALUES: [RegExp, string][] = [
 const WHICH_THINGS =
   /^\s*(?:which|what)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]{2,}[^\ss]s\s+(?:are|were|do\s+(?:i|we|you)\s+have|have\s+(?:i|we|you))\b/iu;
 
+/**
+ * A word, then an identifier: a number (`231`, `#77`) or letters and a number (`mon_42`, `PMC8123456`,
+ * `INC-123`); not a version or a name (`v2.1`, `release-2.0`), which a new thing may be given.
+ */
+const IDENTIFIED = /\p{L}\s+(?:#?\p{N}+|\p{L}+[_-]?\p{N}+)(?=$|[\s,;:!?)])/gu;
+
 /** An identifier of this many parts or more is a symbol in code. */
 const SYMBOL_PARTS = 3;
 
 const PAST = /^\p{L}+ed$/u;
+const PLURAL = /^\p{L}{2,}[^s]s$/u;
 /**
  * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
  * not what the query asks to do; a request is not ("can you list", "how do I invalidate").
  */
 const SUBJECT_VERB =
   /(?<!\b(?:can|could|would|will|should|shall|do|does|did|to|let|please)\s+)\b(?:i|we|you|they)\s+(?:already\s+|just\s+|still\s+|also\s+|usually\s+)?(\p{L}+)/giu;
-const PLURAL = /^\p{L}{2,}[^s]s$/u;
 
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
 const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
@@ -107,12 +113,6 @@ export interface Query {
   /** stems of things the query names by an identifier (`issue 231`, `PR #77`, `monitor mon_42`) */
   instances: Set<string>;
 }
-
-/**
- * A word, then an identifier: a number (`231`, `#77`) or letters and a number (`mon_42`, `PMC8123456`,
- * `INC-123`); not a version or a name (`v2.1`, `release-2.0`), which a new thing may be given.
- */
-const IDENTIFIED = /\p{L}\s+(?:#?\p{N}+|\p{L}+[_-]?\p{N}+)(?=$|[\s,;:!?)])/gu;
 
 /** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
 export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
