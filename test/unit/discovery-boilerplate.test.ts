@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
+import { demo } from "../helpers/demo-mcp";
 
 const notion = ["Retrieve a page", "Create a page", "Query a data source", "Create a comment"].map((what) =>
   t(
@@ -32,5 +33,16 @@ describe("text a server repeats in most of its descriptions", () => {
       "API-retrieve-a-page",
       "API-get-self",
     ]);
+  });
+
+  it("does not let one server's description make its words worthless (a team with one upstream)", async () => {
+    const listed = await demo().rpc("tools/list");
+    const tools = (
+      listed.result?.tools as Array<{ name: string; description: string; inputSchema: object }>
+    ).map((tool) => ({ ...t("demo", tool.name, tool.description), inputSchema: tool.inputSchema }));
+    const servers = [{ name: "demo", description: "Demo support desk: 10,000 tickets, 2,000 customers" }];
+    const first = (query: string) => rankCatalog(tools, { query, servers })[0]?.name;
+    expect(first("which tickets are still open")).toBe("list_tickets");
+    expect(first("what customers do we have")).toBe("list_customers");
   });
 });

@@ -22,6 +22,10 @@ export function withoutBoilerplate(tools: CatalogTool[], stems: FieldStems[]): F
     byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), i]);
   });
   const out = [...stems];
+  // With one server, its name and description are in every tool: they tell no tool from another,
+  // and as BM25 counts it every word of them would be in every tool and be worth nothing, however
+  // much the tools' own text uses it (`tickets` of `list_tickets` on a support desk's server).
+  if (byServer.size === 1) for (const [i, fields] of out.entries()) out[i] = fields.with(SERVER, []);
   for (const members of byServer.values()) {
     if (members.length < MIN_TOOLS) continue;
     const common = sharedRuns(members.map((i) => DESCRIBING_AT.flatMap((f) => runs(stems[i]![f]!))));
@@ -34,6 +38,8 @@ export function withoutBoilerplate(tools: CatalogTool[], stems: FieldStems[]): F
   }
   return out;
 }
+
+const SERVER = FIELDS.findIndex(({ field }) => field === "server");
 
 function runs(field: string[]): string[] {
   const out: string[] = [];
