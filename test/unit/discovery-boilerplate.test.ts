@@ -48,5 +48,8 @@ describe("text a server repeats in most of its descriptions", () => {
     const first = (query: string) => rankCatalog(tools, { query, servers })[0]?.name;
     expect(first("which tickets are still open")).toBe("list_tickets");
     expect(first("what customers do we have")).toBe("list_customers");
+    // and so with a server whose descriptions also repeat text
+    const workspace = [{ name: "notion", description: "Notion workspace: pages, databases, comments" }];
+    expect(rankCatalog(notion, { query: "workspace", servers: workspace })).toEqual([]);
   });
 });

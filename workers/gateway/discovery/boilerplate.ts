@@ -10,36 +10,37 @@ const SHARED = 0.6;
 /** Servers with fewer tools keep their text: there is too little to tell boilerplate from a theme. */
 const MIN_TOOLS = 4;
 
+const SERVER = FIELDS.findIndex(({ field }) => field === "server");
+
 /**
  * The tools' stems without the text most of their server's descriptions repeat word for word
  * ("Error Responses: 400: Bad request" after each Notion tool, "This command can be referenced as
  * 'DC: …'" in each Desktop Commander one): it says nothing about what one tool does, yet a query
- * word that meets it (an `error`) would find every tool of the server. The stems given are not changed.
+ * word that meets it (an `error`) would find every tool of the server. With a single server, its
+ * name and description go too: they are in every tool, and as BM25 counts it each of their words
+ * would then be worth nothing however much the tools' own text uses it (`tickets` of
+ * `list_tickets` on a support desk's server). The stems given are not changed.
  */
 export function withoutBoilerplate(tools: CatalogTool[], stems: FieldStems[]): FieldStems[] {
   const byServer = new Map<string, number[]>();
-  tools.forEach((tool, i) => {
-    byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), i]);
-  });
-  const out = [...stems];
-  // With one server, its name and description are in every tool: they tell no tool from another,
-  // and as BM25 counts it every word of them would be in every tool and be worth nothing, however
-  // much the tools' own text uses it (`tickets` of `list_tickets` on a support desk's server).
-  if (byServer.size === 1) for (const [i, fields] of out.entries()) out[i] = fields.with(SERVER, []);
+  for (const [i, tool] of tools.entries()) {
+    const members = byServer.get(tool.server);
+    if (members) members.push(i);
+    else byServer.set(tool.server, [i]);
+  }
+  const out = byServer.size === 1 ? stems.map((fields) => fields.with(SERVER, [])) : [...stems];
   for (const members of byServer.values()) {
     if (members.length < MIN_TOOLS) continue;
     const common = sharedRuns(members.map((i) => DESCRIBING_AT.flatMap((f) => runs(stems[i]![f]!))));
     if (common.size === 0) continue;
     for (const i of members) {
-      const copy = [...stems[i]!];
-      for (const f of DESCRIBING_AT) copy[f] = strip(stems[i]![f]!, common);
+      const copy = [...out[i]!];
+      for (const f of DESCRIBING_AT) copy[f] = strip(copy[f]!, common);
       out[i] = copy;
     }
   }
   return out;
 }
-
-const SERVER = FIELDS.findIndex(({ field }) => field === "server");
 
 function runs(field: string[]): string[] {
   const out: string[] = [];
