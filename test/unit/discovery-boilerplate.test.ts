@@ -36,14 +36,14 @@ describe("text a server repeats in most of its descriptions", () => {
   });
 
   it("does not let one server's description make its words worthless (a team with one upstream)", async () => {
-    const listed = await demo().rpc("tools/list");
-    const tools = (
-      listed.result?.tools as Array<{
-        name: string;
-        description: string;
-        inputSchema: Record<string, unknown>;
-      }>
-    ).map((tool) => ({ ...t("demo", tool.name, tool.description), inputSchema: tool.inputSchema }));
+    type Listed = {
+      tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+    };
+    const listed = (await demo().rpc("tools/list")).result as Listed;
+    const tools = listed.tools.map((tool) => ({
+      ...t("demo", tool.name, tool.description),
+      inputSchema: tool.inputSchema,
+    }));
     const servers = [{ name: "demo", description: "Demo support desk: 10,000 tickets, 2,000 customers" }];
     const first = (query: string) => rankCatalog(tools, { query, servers })[0]?.name;
     expect(first("which tickets are still open")).toBe("list_tickets");
