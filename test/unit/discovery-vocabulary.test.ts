@@ -299,6 +299,17 @@ describe("ranking for a thing named by its identifier", () => {
     expect(first("create an issue about the login crash")).toBe("github.create_issue");
   });
 
+  it("prefers tools that need no more identifiers than the query gives (monitor_check needs two)", () => {
+    const firecrawl = firstOf(corpusTools("firecrawl-mcp"));
+    expect(firecrawl("show the schedule and goal configured on monitor mon_42")).toBe(
+      "firecrawl.firecrawl_monitor_get",
+    );
+    expect(firecrawl("show the past checks of the docs monitor that errored")).toBe(
+      "firecrawl.firecrawl_monitor_checks",
+    );
+    expect(parseQuery("the results of check chk_9 of monitor mon_42", new Map()).identifiers).toBe(2);
+  });
+
   it("reads numbers and ids after a thing's name as naming one, not versions or names", () => {
     const vocabulary = new Map(["issu", "monitor", "branch", "pullrequest"].map((s) => [s, 1]));
     const instances = (text: string) => [...parseQuery(text, vocabulary).instances];

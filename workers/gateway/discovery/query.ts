@@ -112,6 +112,8 @@ export interface Query {
   verbs: string[];
   /** stems of things the query names by an identifier (`issue 231`, `PR #77`, `monitor mon_42`) */
   instances: Set<string>;
+  /** how many identifiers it gives */
+  identifiers: number;
 }
 
 /** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
@@ -174,7 +176,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     verbs = [...verbs, "list"];
   // "which searches are running", "what monitors do I have": to ask which things are is to list them.
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
-  return { concepts, verbs, instances };
+  return { concepts, verbs, instances, identifiers: [...plain.matchAll(IDENTIFIED)].length };
 }
 
 /**

@@ -20,6 +20,7 @@ const NAMED_SERVER = 3;
 const NAMED_SERVER_BASE = 1;
 /** Score factor of a tool that makes, lists or searches things of a kind the query names one of by id. */
 const NOT_FOR_ONE = 0.7;
+const UNKNOWN_IDS = 0.8;
 const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verbGroups(stem(verb))));
 
 export interface Scored {
@@ -70,6 +71,7 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     const agreement = verbAgreement(query.verbs, doc.verbs);
     score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
     if (makesOrFinds(doc, query.instances)) score *= NOT_FOR_ONE;
+    if (doc.requiredIds > 1 && query.identifiers < doc.requiredIds) score *= UNKNOWN_IDS;
     if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };

@@ -19,6 +19,8 @@ export interface ToolDoc {
   phrase: string;
   /** its name's words and pairs of adjacent words as written (`issues`, `pull requests`) */
   nameWords: Set<string>;
+  /** how many identifiers it requires (`id`, `checkId`, `page_id`) */
+  requiredIds: number;
 }
 
 /** A description's verbs are among its first few words (`Notion | Create a page`, `Get or list …`). */
@@ -65,6 +67,7 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
     exact: new Set(exact.map((written) => written.toLowerCase())),
     phrase: nameWords.join(" "),
     nameWords: new Set([...nameWords, ...nameWords.slice(1).map((w, i) => `${nameWords[i]} ${w}`)]),
+    requiredIds: requiredIds(tool.inputSchema),
   };
 }
 
@@ -93,6 +96,12 @@ function actions(schema: unknown): string[] {
           .filter((v): v is string => typeof v === "string" && /^[a-z]+$/i.test(v))
           .map((v) => stem(v.toLowerCase()));
   });
+}
+
+/** The required top-level parameters that are identifiers (`id`, `checkId`, `page_id`). */
+function requiredIds(schema: unknown): number {
+  const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
+  return required.filter((name) => typeof name === "string" && /^id$|Id$|_id$/.test(name)).length;
 }
 
 /** An enum with more values than this lists options (formats, languages), not actions. */
