@@ -170,13 +170,14 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
   addPhrases(plain, concepts);
-  const instances = identified(plain, vocabulary);
+  const identifiers = [...plain.matchAll(IDENTIFIED)];
+  const instances = identified(plain, identifiers, vocabulary);
   // "show me the open tickets": to get things, not one thing, is to list them.
   if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label)))
     verbs = [...verbs, "list"];
   // "which searches are running", "what monitors do I have": to ask which things are is to list them.
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
-  return { concepts, verbs, instances, identifiers: [...plain.matchAll(IDENTIFIED)].length };
+  return { concepts, verbs, instances, identifiers: identifiers.length };
 }
 
 /**
@@ -184,9 +185,13 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
  * or to list or search for things of its kind. The thing is the term before the identifier (`pull
  * request 77` → pull request).
  */
-function identified(text: string, vocabulary: ReadonlyMap<string, unknown>): Set<string> {
+function identified(
+  text: string,
+  identifiers: RegExpExecArray[],
+  vocabulary: ReadonlyMap<string, unknown>,
+): Set<string> {
   const found = new Set<string>();
-  for (const match of text.matchAll(IDENTIFIED)) {
+  for (const match of identifiers) {
     const said = text.slice(0, match.index + 1);
     const before = terms(said, false).at(-1);
     // the word right before it (`ticket 42`; not `ticket for cus_42`, whose `for` is a stopword)
