@@ -23,6 +23,13 @@ const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
 // Words people use that tool definitions do not (everyday.ts), and words whose part of speech
 // decides what they ask for ("open tickets": a state; "open a ticket": an action).
 describe("ranking by everyday meaning", () => {
+  it("reads `one more` as adding (one more fact: add observations, not delete them)", () => {
+    const first = firstOf(corpusTools("@modelcontextprotocol/server-memory"));
+    expect(first("note one more fact about the customer Acme we already track")).toBe(
+      "memory.add_observations",
+    );
+  });
+
   it("reads an everyday phrase in either order (build red, red build)", () => {
     const github = [
       t(
