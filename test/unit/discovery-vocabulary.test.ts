@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
+import type { CatalogTool } from "../../shared/contract/tools";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
 
 /** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
-const corpusTools = (...packages: string[]) =>
+const corpusTools = (...packages: string[]): CatalogTool[] =>
   corpus.servers
     .filter((server) => packages.includes(server.package))
     .flatMap((server) =>
@@ -14,7 +15,9 @@ const corpusTools = (...packages: string[]) =>
         inputSchema: tool.inputSchema,
       })),
     );
-const corpusName = (pkg: string) => pkg.replace(/^@[^/]+\//, "").replace(/^server-|-mcp$/g, "");
+/** `@notionhq/notion-mcp-server` → notion, `@modelcontextprotocol/server-github` → github. */
+const corpusName = (pkg: string) =>
+  pkg.replace(/^@[^/]+\//, "").replace(/^(?:mcp-)?server-|-mcp(?:-server)?$/g, "");
 
 /** The qualified name `search_tools` ranks first among `tools` for a query. */
 const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
@@ -315,6 +318,13 @@ describe("ranking for a thing named by its identifier", () => {
       "firecrawl.firecrawl_monitor_checks",
     );
     expect(parseQuery("the results of check chk_9 of monitor mon_42", new Map()).identifiers).toBe(2);
+  });
+
+  it("does not offer, for a thing's ID asked for, the tools that need that ID", () => {
+    const slack = firstOf(corpusTools("@modelcontextprotocol/server-slack"));
+    expect(slack("I need the channel ID of #incident-response")).toBe("slack.slack_list_channels");
+    const notion = firstOf(corpusTools("@notionhq/notion-mcp-server"));
+    expect(notion("look up the Notion user with id 6a2f91 to get their email")).toBe("notion.API-get-user");
   });
 
   it("reads numbers and ids after a thing's name as naming one, not versions or names", () => {

@@ -84,6 +84,10 @@ const IDENTIFIED = /\p{L}\s+(?:#?\p{N}+|\p{L}+[_-]?\p{N}+)(?=$|[\s,;:!?)])/gu;
 /** An identifier of this many parts or more is a symbol in code. */
 const SYMBOL_PARTS = 3;
 
+const ID = canonical(stem("id"));
+/** An ID given, not asked for: `id 6a2f91`, `place ID ChIJN1t…`, `ID: 42`. */
+const GIVEN_ID = /\bids?\s*[:=#]?\s*[\p{L}\p{N}_-]*\p{N}/iu;
+
 const PAST = /^\p{L}+ed$/u;
 const PLURAL = /^\p{L}{2,}[^s]s$/u;
 /**
@@ -104,6 +108,8 @@ export interface Concept {
   known: boolean;
   /** its verb groups, if it is an action verb */
   verbs: string[];
+  /** whether it is the word ID of an identifier the query asks for (`the channel ID of #ops`) */
+  asksId?: boolean;
 }
 
 export interface Query {
@@ -114,6 +120,8 @@ export interface Query {
   instances: Set<string>;
   /** how many identifiers it gives */
   identifiers: number;
+  /** things whose identifier it asks for (`the channel ID of #ops` → channel) */
+  askedIds: Set<string>;
 }
 
 /** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
@@ -177,7 +185,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     verbs = [...verbs, "list"];
   // "which searches are running", "what monitors do I have": to ask which things are is to list them.
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
-  return { concepts, verbs, instances, identifiers: identifiers.length };
+  const asked = identifiers.length > 0 || GIVEN_ID.test(plain) ? new Set<string>() : askedIds(concepts);
+  return { concepts, verbs, instances, identifiers: identifiers.length, askedIds: asked };
 }
 
 /**
@@ -199,6 +208,21 @@ function identified(
     if (before !== undefined && right && vocabulary.has(before.stem)) found.add(before.stem);
   }
   return found;
+}
+
+/** The things next to the word `ID` in the query (`channel ID`, `ID of the page`). */
+function askedIds(concepts: Concept[]): Set<string> {
+  const asked = new Set<string>();
+  concepts.forEach((concept, c) => {
+    if (!concept.stems.has(ID) || concept.stems.get(ID) !== 1) return;
+    for (const next of [concepts[c - 1], concepts[c + 1]]) {
+      const [word] = next?.stems.keys() ?? [];
+      if (word === undefined || next!.verbs.length > 0) continue;
+      asked.add(word);
+      concept.asksId = true;
+    }
+  });
+  return asked;
 }
 
 /** Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two. */

@@ -20,6 +20,10 @@ const NAMED_SERVER = 3;
 const NAMED_SERVER_BASE = 1;
 /** Score factor of a tool that makes, lists or searches things of a kind the query names one of by id. */
 const NOT_FOR_ONE = 0.7;
+/**
+ * Score factor of a tool that needs identifiers the query does not give: more than it names
+ * (`monitor_check`: a monitor's and a check's), or the very one it asks for (`the channel ID of #ops`).
+ */
 const UNKNOWN_IDS = 0.8;
 const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verbGroups(stem(verb))));
 
@@ -60,8 +64,11 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     const naming = named.get(doc.server);
     const matched: string[] = [];
     let content = 0;
+    // A tool that needs the identifier the query asks for cannot give it: that it names one is no match.
+    const needsAsked = doc.requiredIds.some((thing) => query.askedIds.has(thing));
     query.concepts.forEach((concept, c) => {
       const s = scores[c]![d]!;
+      if (needsAsked && concept.asksId) return;
       if (naming?.has(c)) content += serverMean(c, doc.server);
       else if (s > 0) content += s * (doc.nameWords.has(concept.label) ? 1 + SAME_FORM : 1);
       else return;
@@ -71,7 +78,9 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     const agreement = verbAgreement(query.verbs, doc.verbs);
     score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
     if (makesOrFinds(doc, query.instances)) score *= NOT_FOR_ONE;
-    if (doc.requiredIds > 1 && query.identifiers < doc.requiredIds) score *= UNKNOWN_IDS;
+    const missing = doc.requiredIds.length > 1 && query.identifiers < doc.requiredIds.length;
+    if (missing || needsAsked) score *= UNKNOWN_IDS;
+
     if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };

@@ -1,5 +1,6 @@
 import { type CatalogTool, jsIdentifier } from "../../../shared/contract/tools";
 import type { FieldStems } from "./fields";
+import { termStem } from "./terms";
 import { stem, words } from "./tokenize";
 import { verbGroups } from "./verbs";
 
@@ -19,8 +20,8 @@ export interface ToolDoc {
   phrase: string;
   /** its name's words and pairs of adjacent words as written (`issues`, `pull requests`) */
   nameWords: Set<string>;
-  /** how many identifiers it requires (`id`, `checkId`, `page_id`) */
-  requiredIds: number;
+  /** the things whose identifiers it requires (`checkId` → check, `page_id` → page; `id` → "") */
+  requiredIds: string[];
 }
 
 /** A description's verbs are among its first few words (`Notion | Create a page`, `Get or list …`). */
@@ -98,11 +99,15 @@ function actions(schema: unknown): string[] {
   });
 }
 
-/** The required top-level parameters that are identifiers (`id`, `checkId`, `page_id`). */
-function requiredIds(schema: unknown): number {
+/** The things whose identifiers are required top-level parameters (`checkId` → check, `id` → ""). */
+function requiredIds(schema: unknown): string[] {
   const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
-  return required.filter((name) => typeof name === "string" && /^id$|Id$|_id$/.test(name)).length;
+  return required
+    .filter((name): name is string => typeof name === "string" && ID_PARAMETER.test(name))
+    .map((name) => words(name).slice(0, -1).map(termStem).join(" "));
 }
+
+const ID_PARAMETER = /^id$|Id$|_id$/;
 
 /** An enum with more values than this lists options (formats, languages), not actions. */
 const MAX_ACTIONS = 8;
