@@ -80,7 +80,6 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     if (makesOrFinds(doc, query.instances)) score *= NOT_FOR_ONE;
     const missing = doc.requiredIds.length > 1 && query.identifiers < doc.requiredIds.length;
     if (missing || needsAsked) score *= UNKNOWN_IDS;
-
     if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };
