@@ -4,6 +4,7 @@ import type { CatalogTool } from "../../shared/contract/tools";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
+import { demo } from "../helpers/demo-mcp";
 
 /** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
 const corpusTools = (...packages: string[]): CatalogTool[] =>
@@ -325,6 +326,22 @@ describe("ranking for a thing named by its identifier", () => {
     expect(slack("I need the channel ID of #incident-response")).toBe("slack.slack_list_channels");
     const notion = firstOf(corpusTools("@notionhq/notion-mcp-server"));
     expect(notion("look up the Notion user with id 6a2f91 to get their email")).toBe("notion.API-get-user");
+  });
+
+  it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {
+    type Listed = {
+      tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+    };
+    const listed = (await demo().rpc("tools/list")).result as Listed;
+    const desk = listed.tools.map((tool) => ({
+      ...t("demo", tool.name, tool.description),
+      inputSchema: tool.inputSchema,
+    }));
+    const ranked = rankCatalog(desk, { query: "I need the customer ID of Acme Corp" }).map(
+      (tool) => tool.name,
+    );
+    expect(ranked.indexOf("list_customers")).toBeLessThan(ranked.indexOf("get_customer"));
+    expect(rankCatalog(desk, { query: "get customer cus_00042" })[0]?.name).toBe("get_customer");
   });
 
   it("reads numbers and ids after a thing's name as naming one, not versions or names", () => {

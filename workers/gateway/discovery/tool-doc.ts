@@ -20,7 +20,7 @@ export interface ToolDoc {
   phrase: string;
   /** its name's words and pairs of adjacent words as written (`issues`, `pull requests`) */
   nameWords: Set<string>;
-  /** the things whose identifiers it requires (`checkId` → check, `page_id` → page; `id` → "") */
+  /** the things whose identifiers it requires (`checkId` → check, `page_id` → page, `id` of get_customer → customer) */
   requiredIds: string[];
 }
 
@@ -68,7 +68,7 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
     exact: new Set(exact.map((written) => written.toLowerCase())),
     phrase: nameWords.join(" "),
     nameWords: new Set([...nameWords, ...nameWords.slice(1).map((w, i) => `${nameWords[i]} ${w}`)]),
-    requiredIds: requiredIds(tool.inputSchema),
+    requiredIds: requiredIds(tool.inputSchema, own),
   };
 }
 
@@ -99,12 +99,16 @@ function actions(schema: unknown): string[] {
   });
 }
 
-/** The things whose identifiers are required top-level parameters (`checkId` → check, `id` → ""). */
-function requiredIds(schema: unknown): string[] {
+/**
+ * The things whose identifiers are required top-level parameters: `checkId` → check, and a bare `id`
+ * → the thing the tool's name is about (`get_customer` → customer).
+ */
+function requiredIds(schema: unknown, own: string[]): string[] {
   const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
+  const named = own.filter((s) => verbGroups(s).length === 0).at(-1) ?? "";
   return required
     .filter((name): name is string => typeof name === "string" && ID_PARAMETER.test(name))
-    .map((name) => words(name).slice(0, -1).map(termStem).join(" "));
+    .map((name) => words(name).slice(0, -1).map(termStem).join(" ") || named);
 }
 
 const ID_PARAMETER = /^id$|Id$|_id$/;
