@@ -1,7 +1,9 @@
 import { expect } from "vitest";
+import type { CatalogTool } from "../../shared/contract/tools";
 import { createDemoApp } from "../../workers/demo-upstream/app";
 import { createStore, type DemoStore } from "../../workers/demo-upstream/data/store";
 import type { Customer, Ticket } from "../../workers/demo-upstream/schemas";
+import { catalogTool } from "./catalog-tool";
 
 interface ToolResult {
   content: Array<{ type: string; text: string }>;
@@ -47,6 +49,16 @@ export function demo(store: DemoStore = createStore()) {
     return result.content.map((c) => c.text).join("\n");
   }
   return { app, store, post, rpc, call, ok, fails };
+}
+
+/** The demo's tools as the gateway's catalog holds them (server `demo`), from its own tools/list. */
+export async function demoCatalog(): Promise<CatalogTool[]> {
+  type Listed = { tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> };
+  const listed = (await demo().rpc("tools/list")).result as Listed;
+  return listed.tools.map((tool) => ({
+    ...catalogTool("demo", tool.name, tool.description),
+    inputSchema: tool.inputSchema,
+  }));
 }
 
 export interface TicketPage {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
-import { demo } from "../helpers/demo-mcp";
+import { demoCatalog } from "../helpers/demo-mcp";
 
 const notion = ["Retrieve a page", "Create a page", "Query a data source", "Create a comment"].map((what) =>
   t(
@@ -36,14 +36,7 @@ describe("text a server repeats in most of its descriptions", () => {
   });
 
   it("does not let one server's description make its words worthless (a team with one upstream)", async () => {
-    type Listed = {
-      tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-    };
-    const listed = (await demo().rpc("tools/list")).result as Listed;
-    const tools = listed.tools.map((tool) => ({
-      ...t("demo", tool.name, tool.description),
-      inputSchema: tool.inputSchema,
-    }));
+    const tools = await demoCatalog();
     const servers = [{ name: "demo", description: "Demo support desk: 10,000 tickets, 2,000 customers" }];
     const first = (query: string) => rankCatalog(tools, { query, servers })[0]?.name;
     expect(first("which tickets are still open")).toBe("list_tickets");

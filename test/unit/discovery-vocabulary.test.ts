@@ -4,7 +4,7 @@ import type { CatalogTool } from "../../shared/contract/tools";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
-import { demo } from "../helpers/demo-mcp";
+import { demoCatalog } from "../helpers/demo-mcp";
 
 /** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
 const corpusTools = (...packages: string[]): CatalogTool[] =>
@@ -329,14 +329,7 @@ describe("ranking for a thing named by its identifier", () => {
   });
 
   it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {
-    type Listed = {
-      tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
-    };
-    const listed = (await demo().rpc("tools/list")).result as Listed;
-    const desk = listed.tools.map((tool) => ({
-      ...t("demo", tool.name, tool.description),
-      inputSchema: tool.inputSchema,
-    }));
+    const desk = await demoCatalog();
     const ranked = rankCatalog(desk, { query: "I need the customer ID of Acme Corp" }).map(
       (tool) => tool.name,
     );
