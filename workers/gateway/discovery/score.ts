@@ -20,12 +20,12 @@ const NAMED_SERVER = 3;
 const NAMED_SERVER_BASE = 1;
 /** Score factor of a tool that makes, lists or searches things of a kind the query names one of by id. */
 const NOT_FOR_ONE = 0.7;
+const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verbGroups(stem(verb))));
 /**
  * Score factor of a tool that needs identifiers the query does not give: more than it names
  * (`monitor_check`: a monitor's and a check's), or the very one it asks for (`the channel ID of #ops`).
  */
 const UNKNOWN_IDS = 0.8;
-const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verbGroups(stem(verb))));
 
 export interface Scored {
   score: number;
