@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
 import type { CatalogTool } from "../../shared/contract/tools";
 import { parseQuery } from "../../workers/gateway/discovery/query";
-import { rankCatalog } from "../../workers/gateway/discovery/search";
+import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { demoCatalog } from "../helpers/demo-mcp";
 
@@ -326,6 +326,17 @@ describe("ranking for a thing named by its identifier", () => {
     expect(slack("I need the channel ID of #incident-response")).toBe("slack.slack_list_channels");
     const notion = firstOf(corpusTools("@notionhq/notion-mcp-server"));
     expect(notion("look up the Notion user with id 6a2f91 to get their email")).toBe("notion.API-get-user");
+  });
+
+  it("knows a thing of two words by its required ID (data_source_id: the data source ID)", () => {
+    const notion = corpusTools("@notionhq/notion-mcp-server");
+    const matched = (query: string, tool: string) =>
+      rankTools(notion, { query }).find((hit) => hit.tool.name === tool)?.matched;
+    expect(
+      matched("I need the data source ID of the Bugs tracker", "API-retrieve-a-data-source"),
+    ).not.toContain("id");
+    expect(matched("I need the ID of the data source", "API-retrieve-a-data-source")).not.toContain("id");
+    expect(matched("retrieve data source 5e2c1 by its ID", "API-retrieve-a-data-source")).toContain("id");
   });
 
   it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {

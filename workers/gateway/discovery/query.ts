@@ -210,16 +210,26 @@ function identified(
   return found;
 }
 
-/** The things next to the word `ID` in the query (`channel ID`, `ID of the page`). */
+/**
+ * The things next to the word `ID` in the query (`channel ID`, `ID of the page`), by one word and,
+ * for a thing of two words, by both (`data source ID` → source, data source: `data_source_id`).
+ */
 function askedIds(concepts: Concept[]): Set<string> {
   const asked = new Set<string>();
+  const thing = (concept: Concept | undefined) =>
+    concept === undefined || concept.verbs.length > 0 ? undefined : [...concept.stems.keys()][0];
   concepts.forEach((concept, c) => {
     if (!concept.stems.has(ID) || concept.stems.get(ID) !== 1) return;
-    for (const next of [concepts[c - 1], concepts[c + 1]]) {
-      const [word] = next?.stems.keys() ?? [];
-      if (word === undefined || next!.verbs.length > 0) continue;
+    for (const [near, far] of [
+      [c - 1, c - 2],
+      [c + 1, c + 2],
+    ] as const) {
+      const word = thing(concepts[near]);
+      if (word === undefined) continue;
       asked.add(word);
       concept.asksId = true;
+      const other = thing(concepts[far]);
+      if (other !== undefined) asked.add(near < c ? `${other} ${word}` : `${word} ${other}`);
     }
   });
   return asked;
