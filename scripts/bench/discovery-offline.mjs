@@ -7,6 +7,8 @@
 //   node scripts/bench/discovery-offline.mjs                  metrics + latency
 //   node scripts/bench/discovery-offline.mjs --failures       + every intent whose first result is not accepted
 //   node scripts/bench/discovery-offline.mjs --failures --half tune   only the tune half's failures
+//   node scripts/bench/discovery-offline.mjs --kinds          + what kind of miss each half has, as counts
+//                                                             only (no intent text: the holdout stays unread)
 //   node scripts/bench/discovery-offline.mjs --json           the figures as JSON
 //   node scripts/bench/discovery-offline.mjs --ref HEAD~1     search.ts of that git revision instead
 import { execFileSync } from "node:child_process";
@@ -92,6 +94,44 @@ export function failures(intents, evaluation) {
     }));
 }
 
+/**
+ * The misses of each half as counts, no text: where the first accepted tool ranked, whether the tool
+ * ranked first is of a server the intent accepts (a sibling taken for it) or of another server, and
+ * how many of the misses BM25 gets right. Shows the kind of miss on the holdout without reading it.
+ */
+export function missKinds(intents, evaluation, baseline) {
+  const server = (qualified) => qualified.slice(0, qualified.indexOf("."));
+  const kinds = {};
+  for (const half of ["tune", "holdout"]) {
+    const k = { intents: 0, misses: 0, "#2": 0, "#3-5": 0, "#6-20": 0, "#21+": 0, none: 0 };
+    Object.assign(k, { "sibling first": 0, "other server first": 0, "BM25 right": 0 });
+    for (const intent of intents.filter((i) => i.half === half)) {
+      k.intents++;
+      const rank = evaluation.ranks[intent.id];
+      if (rank === 1) continue;
+      k.misses++;
+      k[
+        rank === 2
+          ? "#2"
+          : rank >= 3 && rank <= 5
+            ? "#3-5"
+            : rank > 5 && rank <= 20
+              ? "#6-20"
+              : rank > 20
+                ? "#21+"
+                : "none"
+      ]++;
+      const first = evaluation.results[intent.id][0];
+      const accepted = new Set(intent.accept.map(server));
+      if (first !== undefined && accepted.has(server(first))) k["sibling first"]++;
+      else k["other server first"]++;
+      if (baseline.ranks[intent.id] === 1) k["BM25 right"]++;
+    }
+    kinds[half] = k;
+  }
+  return kinds;
+}
+
 export function formatFailures(list) {
   return list
     .map(
@@ -103,7 +143,13 @@ export function formatFailures(list) {
     .join("\n");
 }
 
-export async function runDiscoveryOffline({ showFailures = false, half, json = false, ref } = {}) {
+export async function runDiscoveryOffline({
+  showFailures = false,
+  half,
+  json = false,
+  ref,
+  kinds = false,
+} = {}) {
   const search = await loadSearch(ref);
   const catalog = corpusCatalog();
   // The servers' names and descriptions, as the gateway has them from the team's configuration (one
@@ -137,6 +183,7 @@ export async function runDiscoveryOffline({ showFailures = false, half, json = f
           latencyMs: { p50: percentile(latency, 50), p99: percentile(latency, 99) },
           bm25LatencyMs: { p50: percentile(bm25Latency, 50), p99: percentile(bm25Latency, 99) },
           ...(showFailures && { failures: ourFailures }),
+          ...(kinds && { missKinds: missKinds(intents, ours, baseline) }),
         },
         null,
         2,
@@ -164,6 +211,16 @@ export async function runDiscoveryOffline({ showFailures = false, half, json = f
       `search.ts p50 ${ms(percentile(latency, 50))}, p99 ${ms(percentile(latency, 99))}; ` +
       `BM25 (prebuilt index) p50 ${ms(percentile(bm25Latency, 50))}, p99 ${ms(percentile(bm25Latency, 99))}`,
   );
+  if (kinds) {
+    const byHalf = missKinds(intents, ours, baseline);
+    const names = Object.keys(byHalf.tune);
+    console.log(
+      `\nsearch_tools misses at rank 1 by kind (counts only)\n${table(
+        ["half", ...names],
+        Object.entries(byHalf).map(([name, k]) => [name, ...names.map((n) => String(k[n]))]),
+      )}`,
+    );
+  }
   if (showFailures) {
     console.log(
       `\nsearch_tools misses at rank 1${half ? ` (${half} half)` : ""}: ${ourFailures.length}\n` +
@@ -179,6 +236,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       failures: { type: "boolean", default: false },
       half: { type: "string" },
       json: { type: "boolean", default: false },
+      kinds: { type: "boolean", default: false },
       ref: { type: "string" },
     },
   });
@@ -191,5 +249,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     half: values.half,
     json: values.json,
     ref: values.ref,
+    kinds: values.kinds,
   });
 }
