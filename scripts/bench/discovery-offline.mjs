@@ -94,6 +94,14 @@ export function failures(intents, evaluation) {
     }));
 }
 
+/** Where a missed intent's first accepted tool ranked: name, lowest rank, highest rank. */
+const RANK_BUCKETS = [
+  ["#2", 2, 2],
+  ["#3-5", 3, 5],
+  ["#6-20", 6, 20],
+  ["#21+", 21, Number.POSITIVE_INFINITY],
+];
+
 /**
  * The misses of each half as counts, no text: where the first accepted tool ranked, whether the tool
  * ranked first is of a server the intent accepts (a sibling taken for it) or of another server, and
@@ -103,28 +111,24 @@ export function missKinds(intents, evaluation, baseline) {
   const server = (qualified) => qualified.slice(0, qualified.indexOf("."));
   const kinds = {};
   for (const half of ["tune", "holdout"]) {
-    const k = { intents: 0, misses: 0, "#2": 0, "#3-5": 0, "#6-20": 0, "#21+": 0, none: 0 };
-    Object.assign(k, { "sibling first": 0, "other server first": 0, "BM25 right": 0 });
+    const k = {
+      intents: 0,
+      misses: 0,
+      ...Object.fromEntries(RANK_BUCKETS.map(([name]) => [name, 0])),
+      none: 0,
+      "sibling first": 0,
+      "other server first": 0,
+      "BM25 right": 0,
+    };
     for (const intent of intents.filter((i) => i.half === half)) {
       k.intents++;
       const rank = evaluation.ranks[intent.id];
       if (rank === 1) continue;
       k.misses++;
-      k[
-        rank === 2
-          ? "#2"
-          : rank >= 3 && rank <= 5
-            ? "#3-5"
-            : rank > 5 && rank <= 20
-              ? "#6-20"
-              : rank > 20
-                ? "#21+"
-                : "none"
-      ]++;
+      k[RANK_BUCKETS.find(([, low, high]) => rank >= low && rank <= high)?.[0] ?? "none"]++;
       const first = evaluation.results[intent.id][0];
       const accepted = new Set(intent.accept.map(server));
-      if (first !== undefined && accepted.has(server(first))) k["sibling first"]++;
-      else k["other server first"]++;
+      k[first !== undefined && accepted.has(server(first)) ? "sibling first" : "other server first"]++;
       if (baseline.ranks[intent.id] === 1) k["BM25 right"]++;
     }
     kinds[half] = k;
