@@ -285,6 +285,14 @@ describe("query values", () => {
     expect(verbs("which process is still running")).toEqual(verbs("what is in the table"));
   });
 
+  it("reads select, choose and pick as one action (choosing an option)", () => {
+    const verbs = (text: string) => parseQuery(text, new Map()).verbs;
+    expect(verbs("pick Large in the size dropdown")).not.toEqual([]);
+    expect(verbs("choose Large in the size dropdown")).toEqual(verbs("pick Large in the size dropdown"));
+    const browsers = firstOf(corpusTools("@playwright/mcp", "@modelcontextprotocol/server-puppeteer"));
+    expect(browsers("select both Red and Blue in the colors multi-select")).toMatch(/select/);
+  });
+
   it("reads a verb with a subject as what someone does, not what to do (the customer we track)", () => {
     const verbs = (text: string) => parseQuery(text, new Map()).verbs;
     expect(verbs("note a fact about the customer we already track")).toEqual([]);

@@ -38,6 +38,7 @@ const GROUPS = [
   "restart reboot",
   "verify validate",
   "monitor watch track",
+  "select choose pick",
 ];
 
 /** Groups that only look; a tool that looks does not contradict another that looks. */
