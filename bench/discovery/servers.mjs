@@ -163,7 +163,7 @@ export function intentProblems(intents) {
     }
     for (const name of entry.accept) {
       if (!known.has(name)) problems.push(`${where}: ${name} is not a corpus tool`);
-      else covered[entry.half]?.add(name.slice(0, name.indexOf(".")));
+      else covered[entry.half]?.add(serverOf(name));
     }
   }
   for (const server of corpusServers())
@@ -182,4 +182,9 @@ export function loadIntents() {
   const problems = intentProblems(intents);
   if (problems.length > 0) throw new Error(`bench/discovery/intents.json:\n  ${problems.join("\n  ")}`);
   return intents;
+}
+
+/** The server of a qualified tool name (`github.create_issue` → github). */
+export function serverOf(qualifiedName) {
+  return qualifiedName.slice(0, qualifiedName.indexOf("."));
 }

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { bm25Index, evaluate, METRIC_HEADER, metricRows } from "../../bench/discovery/bm25.mjs";
-import { corpusCatalog, corpusServers, loadIntents } from "../../bench/discovery/servers.mjs";
+import { corpusCatalog, corpusServers, loadIntents, serverOf } from "../../bench/discovery/servers.mjs";
 import { ms, percentile, table } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -108,7 +108,6 @@ const RANK_BUCKETS = [
  * how many of the misses BM25 gets right. Shows the kind of miss on the holdout without reading it.
  */
 export function missKinds(intents, evaluation, baseline) {
-  const server = (qualified) => qualified.slice(0, qualified.indexOf("."));
   const kinds = {};
   for (const half of ["tune", "holdout"]) {
     const k = {
@@ -127,8 +126,8 @@ export function missKinds(intents, evaluation, baseline) {
       k.misses++;
       k[RANK_BUCKETS.find(([, low, high]) => rank >= low && rank <= high)?.[0] ?? "none"]++;
       const first = evaluation.results[intent.id][0];
-      const accepted = new Set(intent.accept.map(server));
-      k[first !== undefined && accepted.has(server(first)) ? "sibling first" : "other server first"]++;
+      const accepted = new Set(intent.accept.map(serverOf));
+      k[first !== undefined && accepted.has(serverOf(first)) ? "sibling first" : "other server first"]++;
       if (baseline.ranks[intent.id] === 1) k["BM25 right"]++;
     }
     kinds[half] = k;

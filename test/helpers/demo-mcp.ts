@@ -1,3 +1,4 @@
+import { ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
 import type { CatalogTool } from "../../shared/contract/tools";
 import { createDemoApp } from "../../workers/demo-upstream/app";
@@ -53,10 +54,9 @@ export function demo(store: DemoStore = createStore()) {
 
 /** The demo's tools as the gateway's catalog holds them (server `demo`), from its own tools/list. */
 export async function demoCatalog(): Promise<CatalogTool[]> {
-  type Listed = { tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }> };
-  const listed = (await demo().rpc("tools/list")).result as Listed;
+  const listed = ListToolsResultSchema.parse((await demo().rpc("tools/list")).result);
   return listed.tools.map((tool) => ({
-    ...catalogTool("demo", tool.name, tool.description),
+    ...catalogTool("demo", tool.name, tool.description ?? ""),
     inputSchema: tool.inputSchema,
   }));
 }
