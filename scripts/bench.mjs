@@ -32,7 +32,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpuPer, groupCpu } from "./bench/cpu.mjs";
+import { cpuPer, groupCpu, mainThreadPer, workerdMainThreadNs } from "./bench/cpu.mjs";
 import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
 import { connectClient } from "./bench/everything.mjs";
@@ -135,11 +135,13 @@ async function run(path, concurrency, count) {
     }
   };
   const cpuBefore = groupCpu(group);
+  const threadBefore = workerdMainThreadNs(group);
   await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot)));
   return {
     latencies,
     seconds: (performance.now() - started) / 1000,
     cpu: cpuPer(cpuBefore, groupCpu(group), latencies.length),
+    jsThread: mainThreadPer(threadBefore, workerdMainThreadNs(group), latencies.length),
   };
 }
 
@@ -154,7 +156,7 @@ async function run(path, concurrency, count) {
 async function interleaved(concurrency) {
   const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
   const total = chunk * CHUNKS;
-  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0 }));
+  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0 }));
   for (let done = 0, round = 0; done < total; done += chunk, round++) {
     const count = Math.min(chunk, total - done);
     // The order turns every chunk, so no path always follows the same one (whose leftover
@@ -165,12 +167,14 @@ async function interleaved(concurrency) {
       totals[i].latencies.push(...measured.latencies);
       totals[i].seconds += measured.seconds;
       totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
+      totals[i].jsThreadMs += measured.jsThread * measured.latencies.length;
     }
   }
   return totals.map((t) => ({
     latencies: t.latencies,
     seconds: t.seconds,
     cpu: t.cpuMs / t.latencies.length,
+    jsThread: t.jsThreadMs / t.latencies.length,
   }));
 }
 
@@ -204,10 +208,12 @@ async function latencies() {
   console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
   console.log(
-    "CPU ms/exec: CPU time of the workerd processes (all workers of this run) / executions, from /proc\n",
+    "CPU ms/exec: CPU time of the workerd processes (all workers of this run) / executions, from /proc;\n" +
+      "JS ms/exec: CPU time of the thread that runs the workers' JavaScript (workerd runs all of it on one\n" +
+      "thread per process), which is what bounds exec/s once that thread is busy\n",
   );
   const ratios = [];
-  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms"));
+  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms", "JS ms"));
   for (const concurrency of LEVELS) {
     const results = [];
     for (const path of PATHS) {
@@ -215,16 +221,17 @@ async function latencies() {
       if (WARMUP > 0) await run(path, concurrency, WARMUP);
     }
     for (const [i, measured] of (await interleaved(concurrency)).entries()) {
-      const s = { ...summarize(measured), cpu: measured.cpu };
+      const s = { ...summarize(measured), cpu: measured.cpu, jsThread: measured.jsThread };
       results.push(s);
-      console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu));
+      console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
     }
     const [mcp, , cm] = results;
     ratios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
         `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)}), CPU/exec ${(mcp.cpu / cm.cpu).toFixed(2)}x ` +
-        `(${mcp.cpu.toFixed(2)} vs ${cm.cpu.toFixed(2)} ms)`,
+        `(${mcp.cpu.toFixed(2)} vs ${cm.cpu.toFixed(2)} ms), JS thread/exec ${(mcp.jsThread / cm.jsThread).toFixed(2)}x ` +
+        `(${mcp.jsThread.toFixed(2)} vs ${cm.jsThread.toFixed(2)} ms)`,
     );
   }
   console.log("\ngateway MCP vs codemode executor (p50 and throughput; >1x p50, <1x exec/s: MCP slower)");

@@ -71,3 +71,26 @@ export function workerdCpuNs(group) {
   }
   return ns;
 }
+
+/**
+ * CPU ns so far of the main thread of each workerd process in `group`, by pid. A workerd process
+ * runs all of its workers' JavaScript (the gateway, the Durable Objects, every Worker-Loader isolate)
+ * on that one thread, so under load its CPU per execution, not the processes' total, is what bounds
+ * throughput.
+ */
+export function workerdMainThreadNs(group) {
+  const byPid = new Map();
+  for (const { pid } of members(group).filter((s) => s.name === "workerd")) {
+    try {
+      byPid.set(pid, Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]));
+    } catch {}
+  }
+  return byPid;
+}
+
+/** CPU ms per unit of the busiest workerd main thread between two `workerdMainThreadNs` samples. */
+export function mainThreadPer(before, after, units) {
+  let busiest = 0;
+  for (const [pid, ns] of after) busiest = Math.max(busiest, ns - (before.get(pid) ?? ns));
+  return busiest / 1e6 / units;
+}
