@@ -63,13 +63,18 @@ export function workerdCpuNs(group) {
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
     } catch {}
-    for (const task of tasks) {
-      try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-      } catch {}
-    }
+    for (const task of tasks) ns += threadNs(pid, task) ?? 0;
   }
   return ns;
+}
+
+/** CPU ns so far of one thread, from its /proc schedstat; undefined once it is gone. */
+function threadNs(pid, task) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -81,9 +86,8 @@ export function workerdCpuNs(group) {
 export function workerdMainThreadNs(group) {
   const byPid = new Map();
   for (const { pid } of members(group).filter((s) => s.name === "workerd")) {
-    try {
-      byPid.set(pid, Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0]));
-    } catch {}
+    const ns = threadNs(pid, pid);
+    if (ns !== undefined) byPid.set(pid, ns);
   }
   return byPid;
 }
