@@ -23,6 +23,15 @@ const MAX_PREFIXED = 20;
 const FILE_NAME =
   /[\p{L}\p{N}_-]+\.(?:json|ya?ml|toml|ini|cfg|conf|env|md|txt|csv|tsv|log|xml|html?|pdf|png|jpe?g|gif|svg|webp|py|ts|tsx|jsx|mjs|sh|rs|go|java|rb|php|zip|gz|tar|docx?|xlsx?)\b/giu;
 
+/**
+ * A file name with the folders before it (`src/config/default.yaml`, `~/notes/todo.md`) is one file:
+ * its folders are where it is, not a folder the query asks about nor words about the tool.
+ */
+const FILE_PATH = new RegExp(`(?:(?:~|\\.{1,2})?/)?(?:[\\p{L}\\p{N}._-]+/)*${FILE_NAME.source}`, "giu");
+
+/** An audio or video file (`standup.m4a`, `demo.mp4`) is media, which tools read apart from text. */
+const MEDIA_FILE = /[\p{L}\p{N}_-]+\.(?:mp3|m4a|wav|ogg|oga|flac|aac|opus|mp4|m4v|mov|webm|avi|mkv)\b/giu;
+
 /** A dotfile (`.env`, `.env.example`, `.gitignore`) is a file too. */
 const DOTFILE =
   /(^|[\s(,'"])\.(?:env|gitignore|gitattributes|dockerignore|npmrc|nvmrc|yarnrc|bashrc|zshrc|bash_profile|profile|editorconfig|prettierrc|eslintrc|babelrc|htaccess)(?:\.[\p{L}\p{N}_-]+)*(?=$|[\s.,;:!?)'"])/giu;
@@ -55,6 +64,8 @@ const FILE_VERB = /\bfile(?=\s+an?\s)/giu;
  */
 const VALUES: [RegExp, string][] = [
   [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
+  // `4817 + 2296` asks for a sum.
+  [/\b\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?\b/g, " sum "],
   [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
   // "how many" asks for a count, not for several of something.
   [/\bhow many\b/giu, "count"],
@@ -63,12 +74,16 @@ const VALUES: [RegExp, string][] = [
   // A path that ends in a slash (`packages/`, `k8s/`, `./src/`) names a folder, not what it is
   // called after; one that starts with a host name (`docs.stripe.com/payments/`) does not.
   [/(^|\s)(?:\.{1,2}|\.?[\p{L}\p{N}_-]+)\/(?:[\p{L}\p{N}._-]+\/)*(?=$|[\s.,;:!?)])/gu, "$1 folder "],
+  // A path from the root or home without a file name (`~/code/billing`, `/var/www`) is a folder.
+  [/(^|\s)(?:~|\.{1,2})?\/[\p{L}\p{N}._-]+(?:\/[\p{L}\p{N}._-]+)*(?=$|[\s,;:!?)])/gu, "$1 folder "],
   // `.price`, `.nav-item`: a CSS class, so a selector of page elements (dotfiles are files by now).
   [/(^|\s)\.[a-z][\w-]*(?=$|[\s,;:!?)])/gu, "$1 selector "],
   // `#ops`, `#incident-response`: a chat channel.
   [/(^|\s)#\p{L}[\p{L}\p{N}_-]*(?=$|[\s.,;:!?)])/gu, "$1 channel "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
+  // Words in backticks (`npm run build`) are a command to run, not words about the tool.
+  [/`[^`\s]+\s[^`]{1,200}`/g, " command "],
 ];
 
 /** A question about which things there are: `which <things> are`, `what <things> do I have`. */
@@ -137,7 +152,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     (out, [pattern, said]) => out.replace(pattern, said),
     WEB_ADDRESSES.reduce((out, [pattern, said]) => out.replace(pattern, said), text)
       .replace(FILE_VERB, "create")
-      .replace(FILE_NAME, " file ")
+      .replace(MEDIA_FILE, " media file ")
+      .replace(FILE_PATH, " file ")
       .replace(DOTFILE, "$1 file "),
   );
   const parts = identifierParts(plain);

@@ -72,14 +72,18 @@ function toolDoc(tool: CatalogTool, name: string[], lead: string[], prefix?: str
   };
 }
 
+/** A name's `get` says little (`API-get-users`: "List all users"): its description's verbs count too. */
+const GET = stem("get");
+
 /**
  * The verb groups of its name's verbs; when its name has none (`ticket_stats`), of its description's
- * first words and its enum actions. A name's verb settles it: `create_ticket`, "Open a new ticket",
- * does not also `open` in the sense of showing.
+ * first words and its enum actions. A name's verb settles it (`create_ticket`, "Open a new ticket",
+ * does not also `open` in the sense of showing), except `get`.
  */
 function toolVerbs(own: string[], lead: string[], schema: unknown): string[] {
   const named = own.flatMap(verbGroups);
-  if (named.length > 0) return named;
+  if (named.length > 0 && !own.includes(GET)) return named;
+  if (named.length > 0) return [...named, ...lead.slice(0, LEAD_VERBS).flatMap(verbGroups)];
   return [...lead.slice(0, LEAD_VERBS), ...actions(schema)].flatMap(verbGroups);
 }
 

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
+import type { CatalogTool } from "../../shared/contract/tools";
+import { catalogIndex } from "../../workers/gateway/discovery/catalog-index";
+import { parseQuery } from "../../workers/gateway/discovery/query";
+import { rankCatalog } from "../../workers/gateway/discovery/search";
+import { stem } from "../../workers/gateway/discovery/tokenize";
+import { verbGroups } from "../../workers/gateway/discovery/verbs";
+import { catalogTool as t } from "../helpers/catalog-tool";
+
+/** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
+const corpusTools = (...packages: string[]): CatalogTool[] =>
+  corpus.servers
+    .filter((server) => packages.includes(server.package))
+    .flatMap((server) =>
+      server.tools.map((tool) => ({
+        ...t(corpusName(server.package), tool.name, tool.description),
+        inputSchema: tool.inputSchema,
+      })),
+    );
+const corpusName = (pkg: string) =>
+  pkg.replace(/^@[^/]+\//, "").replace(/^(?:mcp-)?server-|-mcp(?:-server)?$/g, "");
+
+const firstOf = (tools: CatalogTool[]) => (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
+const labels = (query: string) => parseQuery(query, new Map()).concepts.map((concept) => concept.label);
+
+const ALL = corpus.servers.map((server) => server.package);
+const FILES = ["@modelcontextprotocol/server-filesystem", "@wonderwhy-er/desktop-commander"];
+
+// Values whose form says what they are: paths, media files, commands, sums.
+describe("reading values in queries", () => {
+  it("reads a file's path as one file, not as folders", () => {
+    const first = firstOf(corpusTools(...ALL));
+    expect(labels("show me what's in src/config/default.yaml")).not.toContain("folder");
+    expect(first("show me what's in src/config/default.yaml")).toMatch(/\.read_(?:text_)?file$/);
+  });
+
+  it("reads a path from the root or home as a folder, not as words about the tool", () => {
+    const query = "where in ~/code/billing do we still call legacyChargeCard? search inside the files";
+    expect(labels(query)).toContain("folder");
+    expect(labels(query)).not.toContain("billing");
+    const first = firstOf([...corpusTools(...FILES), ...corpusTools("@supabase/mcp-server-supabase")]);
+    expect(first(query)).not.toMatch(/^supabase\./);
+  });
+
+  it("reads an audio or video file as media", () => {
+    const first = firstOf(corpusTools(...FILES));
+    expect(first("load ~/recordings/standup-voice-memo.m4a so you can listen to it")).toBe(
+      "filesystem.read_media_file",
+    );
+  });
+
+  it("reads words in backticks as a command to run", () => {
+    expect(labels("run `npm run build` in the webapp")).toEqual(["run", "command", "webapp"]);
+    const first = firstOf([
+      ...corpusTools("@wonderwhy-er/desktop-commander"),
+      ...corpusTools("@notionhq/notion-mcp-server"),
+    ]);
+    expect(first("run `npm run build` in /home/me/webapp and tell me whether it fails")).toBe(
+      "desktop-commander.start_process",
+    );
+  });
+
+  it("reads `a + b` as a sum", () => {
+    const first = firstOf(corpusTools("@modelcontextprotocol/server-everything"));
+    expect(first("quick sanity check of the test server: what's 4817 + 2296?")).toBe("everything.get-sum");
+  });
+});
+
+describe("tool verbs", () => {
+  it("reads the description's verbs of a tool named `get` (API-get-users: list all users)", () => {
+    const tools = [
+      t("notion", "API-get-user", "Notion | Retrieve a user"),
+      t("notion", "API-get-users", "Notion | List all users"),
+      t("github", "create_issue", "Get started: opens a new issue"),
+    ];
+    const [user, users, issue] = catalogIndex(tools).docs;
+    const list = verbGroups(stem("list"));
+    expect(list.every((group) => users!.verbs.has(group))).toBe(true);
+    expect(list.some((group) => user!.verbs.has(group))).toBe(false);
+    // Another verb in the name settles it.
+    expect([...issue!.verbs]).toEqual(verbGroups(stem("create")));
+  });
+});
