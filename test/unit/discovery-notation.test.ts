@@ -43,6 +43,12 @@ describe("reading values in queries", () => {
     expect(first(query)).not.toMatch(/^supabase\./);
   });
 
+  it("reads a relative path with any extension as a file, a library ID or a bare name not", () => {
+    expect(labels("rename utils/helpers.js to utils/string-helpers.js")).toContain("file");
+    expect(labels("pull docs from /vercel/next.js on routing")).not.toContain("file");
+    expect(labels("upgrade next.js to 15")).not.toContain("file");
+  });
+
   it("reads an audio or video file as media", () => {
     const first = firstOf(corpusTools(...FILES));
     expect(first("load ~/recordings/standup-voice-memo.m4a so you can listen to it")).toBe(
@@ -64,6 +70,28 @@ describe("reading values in queries", () => {
   it("reads `a + b` as a sum", () => {
     const first = firstOf(corpusTools("@modelcontextprotocol/server-everything"));
     expect(first("quick sanity check of the test server: what's 4817 + 2296?")).toBe("everything.get-sum");
+  });
+});
+
+describe("reading what a question asks for", () => {
+  it("reads `who is` as asking for a user's profile", () => {
+    const first = firstOf(corpusTools("@modelcontextprotocol/server-slack"));
+    expect(first("who is U024BE7LH on Slack — title, timezone?")).toBe("slack.slack_get_user_profile");
+  });
+
+  it("reads getting all or every of a kind as a list", () => {
+    expect(parseQuery("show me all Redis keys that start with rate_limit:", new Map()).verbs).toEqual([
+      "list",
+    ]);
+    const first = firstOf(corpusTools("@modelcontextprotocol/server-redis"));
+    expect(first("show me all Redis keys that start with rate_limit:")).toBe("redis.list");
+  });
+
+  it("reads an unknown re- word as its verb done again (regenerate)", () => {
+    const first = firstOf(corpusTools("@supabase/mcp-server-supabase"));
+    expect(first("regenerate database.types.ts from the Supabase schema of project abcd1234")).toBe(
+      "supabase.generate_typescript_types",
+    );
   });
 });
 

@@ -28,6 +28,13 @@ const FILE_NAME =
  * its folders are where it is, not a folder the query asks about nor words about the tool.
  */
 const FILE_PATH = new RegExp(`(?:(?:~|\\.{1,2})?/)?(?:[\\p{L}\\p{N}._-]+/)*${FILE_NAME.source}`, "giu");
+/**
+ * A relative path to a name with any extension (`utils/helpers.js`, `./lib/app.vue`) is a file too;
+ * `next.js` alone, or `/vercel/next.js` (a library's ID), is not.
+ */
+const RELATIVE_FILE_PATH =
+  /(?<=^|[\s(,'"`])(?:(?:~|\.{1,2})\/)?(?:[\p{L}\p{N}_-][\p{L}\p{N}._-]*\/)+[\p{L}\p{N}_-]+\.\p{L}[\p{L}\p{N}]{0,4}\b/giu;
+const ANY_FILE = new RegExp(`${RELATIVE_FILE_PATH.source}|${FILE_NAME.source}`, "giu");
 
 /** An audio or video file (`standup.m4a`, `demo.mp4`) is media, which tools read apart from text. */
 const MEDIA_FILE = /[\p{L}\p{N}_-]+\.(?:mp3|m4a|wav|ogg|oga|flac|aac|opus|mp4|m4v|mov|webm|avi|mkv)\b/giu;
@@ -64,6 +71,8 @@ const FILE_VERB = /\bfile(?=\s+an?\s)/giu;
  */
 const VALUES: [RegExp, string][] = [
   [/[-+]?\d{1,3}\.\d+\s*,\s*[-+]?\d{1,3}\.\d+/g, " coordinates "],
+  // "who is U024BE7LH", "who's on the team": a question about people asks for users' profiles.
+  [/^\s*who(?:'s|\s+is|\s+are)\b/iu, "which user profile"],
   // `4817 + 2296` asks for a sum.
   [/\b\d+(?:\.\d+)?\s*\+\s*\d+(?:\.\d+)?\b/g, " sum "],
   [/\b[\p{L}\p{N}.-]+:(\d{2,5})\b/gu, " port $1 "],
@@ -85,6 +94,12 @@ const VALUES: [RegExp, string][] = [
   // Words in backticks (`npm run build`) are a command to run, not words about the tool.
   [/`[^`\s]+\s[^`]{1,200}`/g, " command "],
 ];
+
+/** All or every of a kind: `all Redis keys`, `every open PR`. */
+const ALL_THINGS = /\b(?:all|every)\s+(?:the\s+|my\s+|our\s+)?(?:[\p{L}-]+\s+)?[\p{L}-]{2,}[^\ss]s\b/iu;
+
+/** An unknown word made of `re` and a verb (`regenerate`, `redeploy`): the verb. */
+const AGAIN = /^re(\p{L}{4,})$/u;
 
 /** A question about which things there are: `which <things> are`, `what <things> do I have`. */
 const WHICH_THINGS =
@@ -147,13 +162,14 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const question = QUESTION.has(first);
   // A where-question ("where is getUserById called") asks to find something.
   let verbs = first === "where" ? ["search"] : question ? [LOOK] : [];
-  const files = (text.match(FILE_NAME)?.length ?? 0) + (text.match(DOTFILE)?.length ?? 0);
+  const files = (text.match(ANY_FILE)?.length ?? 0) + (text.match(DOTFILE)?.length ?? 0);
   const plain = VALUES.reduce(
     (out, [pattern, said]) => out.replace(pattern, said),
     WEB_ADDRESSES.reduce((out, [pattern, said]) => out.replace(pattern, said), text)
       .replace(FILE_VERB, "create")
       .replace(MEDIA_FILE, " media file ")
       .replace(FILE_PATH, " file ")
+      .replace(RELATIVE_FILE_PATH, " file ")
       .replace(DOTFILE, "$1 file "),
   );
   const parts = identifierParts(plain);
@@ -186,6 +202,9 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (action || (!question && groups.length === 1))
       for (const s of verbSynonyms(term.stem)) if (!stems.has(s)) stems.set(s, VERB_SYNONYM);
     const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
+    // "regenerate", "redeploy": an unknown re- word is its verb done again.
+    const again = known() ? undefined : AGAIN.exec(term.label)?.[1];
+    if (again !== undefined && vocabulary.has(stem(again))) stems.set(stem(again), 1);
     // A symbol (`getUserById`) is a value to look for, not words about the tool (`printEnv` is).
     const split = parts.get(term.label) ?? [];
     if (!known() && split.length < SYMBOL_PARTS)
@@ -201,6 +220,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     verbs = [...verbs, "list"];
   // "which searches are running", "what monitors do I have": to ask which things are is to list them.
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
+  // "show me all Redis keys": to get all of a kind is to list them.
+  if (verbs.includes("get") && ALL_THINGS.test(plain)) verbs = ["list"];
   const asked = identifiers.length > 0 || GIVEN_ID.test(plain) ? new Set<string>() : askedIds(concepts);
   return { concepts, verbs, instances, identifiers: identifiers.length, askedIds: asked };
 }
