@@ -204,7 +204,8 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     const known = () => [...stems.keys()].some((s) => vocabulary.has(s));
     // "regenerate", "redeploy": an unknown re- word is its verb done again.
     const again = known() ? undefined : AGAIN.exec(term.label)?.[1];
-    if (again !== undefined && vocabulary.has(stem(again))) stems.set(stem(again), 1);
+    const verb = again === undefined ? undefined : stem(again);
+    if (verb !== undefined && vocabulary.has(verb)) stems.set(verb, 1);
     // A symbol (`getUserById`) is a value to look for, not words about the tool (`printEnv` is).
     const split = parts.get(term.label) ?? [];
     if (!known() && split.length < SYMBOL_PARTS)
