@@ -7,6 +7,7 @@ import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { stem } from "../../workers/gateway/discovery/tokenize";
 import { verbGroups } from "../../workers/gateway/discovery/verbs";
 import { catalogTool as t } from "../helpers/catalog-tool";
+import { demoCatalog } from "../helpers/demo-mcp";
 
 /** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
 const corpusTools = (...packages: string[]): CatalogTool[] =>
@@ -85,6 +86,15 @@ describe("reading what a question asks for", () => {
     ]);
     const first = firstOf(corpusTools("@modelcontextprotocol/server-redis"));
     expect(first("show me all Redis keys that start with rate_limit:")).toBe("redis.list");
+  });
+
+  it("reads showing all of a kind as listing it, not getting one (the demo desk)", async () => {
+    const desk = await demoCatalog();
+    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    expect(first("show all customers")).toBe("list_customers");
+    expect(first("list all customers")).toBe("list_customers");
+    expect(first("show me all open tickets")).toBe("list_tickets");
+    expect(first("get customer cus_00042")).toBe("get_customer");
   });
 
   it("reads an unknown re- word as its verb done again (regenerate)", () => {

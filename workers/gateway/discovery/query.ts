@@ -115,6 +115,7 @@ const IDENTIFIED = /\p{L}\s+(?:#?\p{N}+|\p{L}+[_-]?\p{N}+)(?=$|[\s,;:!?)])/gu;
 const SYMBOL_PARTS = 3;
 
 const ID = canonical(stem("id"));
+const LIST = stem("list");
 /** An ID given, not asked for: `id 6a2f91`, `place ID ChIJN1t…`, `ID: 42`. */
 const GIVEN_ID = /\bids?\s*[:=#]?\s*[\p{L}\p{N}_-]*\p{N}/iu;
 
@@ -177,8 +178,12 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const symbol = [...parts.values()].some((split) => split.length >= SYMBOL_PARTS);
   const described = new Set([...plain.matchAll(SUBJECT_VERB)].map((m) => m[1]!.toLowerCase()));
   const said = `${plain}${files > 1 ? " multiple" : ""}${symbol ? " code" : ""}`;
-  for (const term of terms(said, false)) {
+  const queryTerms = terms(said, false);
+  for (const term of queryTerms) {
     if (seen.has(term.stem)) continue;
+    // `all` says how many (ALL_THINGS reads it), not what: as a word it only meets descriptions that
+    // happen to say it ("pages through all of them").
+    if (term.label === "all" && queryTerms.length > 1) continue;
     seen.add(term.stem);
     // A past form says what happened ("the server I started", "merged PRs"), an -s form names things
     // or what they do ("the past checks", "the page that lists users"): neither is what to do.
@@ -223,8 +228,21 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
   // "show me all Redis keys": to get all of a kind is to list them.
   if (verbs.includes("get") && ALL_THINGS.test(plain)) verbs = ["list"];
+  if (verbs.length === 1 && verbs[0] === "list") keepListing(concepts);
   const asked = identifiers.length > 0 || GIVEN_ID.test(plain) ? new Set<string>() : askedIds(concepts);
   return { concepts, verbs, instances, identifiers: identifiers.length, askedIds: asked };
+}
+
+/**
+ * When the query's action came out as listing ("show all customers", "which tickets are open"), its
+ * verb's other groups (`show` is also to get one) no longer find tools: `get_customer` is not a list.
+ */
+function keepListing(concepts: Concept[]): void {
+  const action = concepts.find((concept) => concept.verbs.length > 1 && concept.verbs.includes("list"));
+  if (action === undefined) return;
+  const listing = new Set([LIST, ...verbSynonyms(LIST)]);
+  for (const [s, weight] of action.stems)
+    if (weight === VERB_SYNONYM && !listing.has(s)) action.stems.delete(s);
 }
 
 /**
