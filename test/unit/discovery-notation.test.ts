@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
 import type { CatalogTool } from "../../shared/contract/tools";
 import { catalogIndex } from "../../workers/gateway/discovery/catalog-index";
 import { parseQuery } from "../../workers/gateway/discovery/query";
@@ -7,25 +6,13 @@ import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { stem } from "../../workers/gateway/discovery/tokenize";
 import { verbGroups } from "../../workers/gateway/discovery/verbs";
 import { catalogTool as t } from "../helpers/catalog-tool";
+import { CORPUS_PACKAGES, corpusTools } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
-
-/** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
-const corpusTools = (...packages: string[]): CatalogTool[] =>
-  corpus.servers
-    .filter((server) => packages.includes(server.package))
-    .flatMap((server) =>
-      server.tools.map((tool) => ({
-        ...t(corpusName(server.package), tool.name, tool.description),
-        inputSchema: tool.inputSchema,
-      })),
-    );
-const corpusName = (pkg: string) =>
-  pkg.replace(/^@[^/]+\//, "").replace(/^(?:mcp-)?server-|-mcp(?:-server)?$/g, "");
 
 const firstOf = (tools: CatalogTool[]) => (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
 const labels = (query: string) => parseQuery(query, new Map()).concepts.map((concept) => concept.label);
 
-const ALL = corpus.servers.map((server) => server.package);
+const ALL = CORPUS_PACKAGES;
 const FILES = ["@modelcontextprotocol/server-filesystem", "@wonderwhy-er/desktop-commander"];
 
 // Values whose form says what they are: paths, media files, commands, sums.

@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
-import type { CatalogTool } from "../../shared/contract/tools";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
+import { corpusTools } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
-
-/** Servers' own definitions, as collected (bench/fixtures/mcp-tool-corpus.json), by package. */
-const corpusTools = (...packages: string[]): CatalogTool[] =>
-  corpus.servers
-    .filter((server) => packages.includes(server.package))
-    .flatMap((server) =>
-      server.tools.map((tool) => ({
-        ...t(corpusName(server.package), tool.name, tool.description),
-        inputSchema: tool.inputSchema,
-      })),
-    );
-/** `@notionhq/notion-mcp-server` → notion, `@modelcontextprotocol/server-github` → github. */
-const corpusName = (pkg: string) =>
-  pkg.replace(/^@[^/]+\//, "").replace(/^(?:mcp-)?server-|-mcp(?:-server)?$/g, "");
 
 /** The qualified name `search_tools` ranks first among `tools` for a query. */
 const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
