@@ -38,6 +38,7 @@ describe("reading values in queries", () => {
   });
 
   it("reads an audio or video file as media", () => {
+    expect(labels("load ~/recordings/standup-voice-memo.m4a")).toEqual(["load", "media", "file"]);
     const first = firstOf(corpusTools(...FILES));
     expect(first("load ~/recordings/standup-voice-memo.m4a so you can listen to it")).toBe(
       "filesystem.read_media_file",

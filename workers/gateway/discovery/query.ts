@@ -36,8 +36,9 @@ const RELATIVE_FILE_PATH =
   /(?<=^|[\s(,'"`])(?:(?:~|\.{1,2})\/)?(?:[\p{L}\p{N}_-][\p{L}\p{N}._-]*\/)+[\p{L}\p{N}_-]+\.\p{L}[\p{L}\p{N}]{0,4}\b/giu;
 const ANY_FILE = new RegExp(`${RELATIVE_FILE_PATH.source}|${FILE_NAME.source}`, "giu");
 
-/** An audio or video file (`standup.m4a`, `demo.mp4`) is media, which tools read apart from text. */
-const MEDIA_FILE = /[\p{L}\p{N}_-]+\.(?:mp3|m4a|wav|ogg|oga|flac|aac|opus|mp4|m4v|mov|webm|avi|mkv)\b/giu;
+/** An audio or video file (`~/rec/standup.m4a`, `demo.mp4`) is media, which tools read apart from text. */
+const MEDIA_FILE =
+  /(?:(?:~|\.{1,2})?\/)?(?:[\p{L}\p{N}._-]+\/)*[\p{L}\p{N}_-]+\.(?:mp3|m4a|wav|ogg|oga|flac|aac|opus|mp4|m4v|mov|webm|avi|mkv)\b/giu;
 
 /** A dotfile (`.env`, `.env.example`, `.gitignore`) is a file too. */
 const DOTFILE =
