@@ -1,5 +1,6 @@
 import corpus from "../../bench/fixtures/mcp-tool-corpus.json";
 import type { CatalogTool } from "../../shared/contract/tools";
+import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool } from "./catalog-tool";
 
 /** Every package of bench/fixtures/mcp-tool-corpus.json. */
@@ -19,3 +20,7 @@ export const corpusTools = (...packages: string[]): CatalogTool[] =>
 /** `@notionhq/notion-mcp-server` → notion, `@modelcontextprotocol/server-github` → github. */
 const corpusName = (pkg: string) =>
   pkg.replace(/^@[^/]+\//, "").replace(/^(?:mcp-)?server-|-mcp(?:-server)?$/g, "");
+
+/** The qualified name `search_tools` ranks first among `tools` for a query. */
+export const firstOf = (tools: CatalogTool[]) => (query: string) =>
+  rankCatalog(tools, { query })[0]?.qualifiedName;

@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogTool } from "../../shared/contract/tools";
 import { catalogIndex } from "../../workers/gateway/discovery/catalog-index";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { stem } from "../../workers/gateway/discovery/tokenize";
 import { verbGroups } from "../../workers/gateway/discovery/verbs";
 import { catalogTool as t } from "../helpers/catalog-tool";
-import { CORPUS_PACKAGES, corpusTools } from "../helpers/corpus-tools";
+import { CORPUS_PACKAGES, corpusTools, firstOf } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
 
-const firstOf = (tools: CatalogTool[]) => (query: string) => rankCatalog(tools, { query })[0]?.qualifiedName;
 const labels = (query: string) => parseQuery(query, new Map()).concepts.map((concept) => concept.label);
 
 const ALL = CORPUS_PACKAGES;

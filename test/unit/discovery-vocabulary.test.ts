@@ -2,12 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
 import { catalogTool as t } from "../helpers/catalog-tool";
-import { corpusTools } from "../helpers/corpus-tools";
+import { corpusTools, firstOf } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
-
-/** The qualified name `search_tools` ranks first among `tools` for a query. */
-const firstOf = (tools: Parameters<typeof rankCatalog>[0]) => (query: string) =>
-  rankCatalog(tools, { query })[0]?.qualifiedName;
 
 // Words people use that tool definitions do not (everyday.ts), and words whose part of speech
 // decides what they ask for ("open tickets": a state; "open a ticket": an action).
