@@ -1,5 +1,8 @@
+import { parse } from "acorn";
+import { transform } from "sucrase";
 import { describe, expect, it } from "vitest";
 import { compileAgentCode } from "../../workers/sandbox/compile";
+import { WRAPPER_HEAD } from "../../workers/sandbox/compile/syntax";
 
 function compiled(code: string, language: "typescript" | "javascript" = "typescript"): string {
   const out = compileAgentCode(code, language);
@@ -86,5 +89,44 @@ describe("compileAgentCode", () => {
   it("rejects static imports (the code is a function body)", () => {
     const out = compileAgentCode("import x from 'y';\nreturn x", "typescript");
     expect(out.ok).toBe(false);
+  });
+
+  // TypeScript code without `<` that parses as JavaScript skips sucrase (syntax.ts). That is only
+  // right if sucrase would have left it as it is: these are the JavaScript forms whose words are
+  // TypeScript keywords or that TypeScript reads differently elsewhere.
+  it.each([
+    "class A { x; y = 1; static z; #p; static { this.q = 1 } constructor(a) { this.a = a } }\nreturn new A(1)",
+    "class C { declare = 1; readonly = 2; public = 3; private() {} static async *gen() {} get x() { return 1 } }",
+    "class D { private\n x = 1; abstract\n y; declare\n z }",
+    "let declare = 1; declare\nlet y = 2; return y",
+    "let type = 1; type\n= 2; let abstract = 3; abstract\nclass B {}",
+    "let as = 1, satisfies = 2, keyof = 3, infer = 4, is = 5, asserts = 6; return as + satisfies",
+    "let namespace = 1; namespace\nfoo: 1; let module = {}; module\n.x = 2; let global = 1; global\n{ }",
+    "const { a, b: [c] = [] } = { a: 1 }; label: for (const x of [1]) { continue label } return a ?? c?.d",
+    "function f(a = 1, ...rest) { return arguments.length + rest.length } return f(1)",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the agent's code holds a template literal
+    "return `${1}${`x${2}`}` + /a>b/.source + (1 >> 2 >>> 3) + (x => x * 2)(1)",
+    "var x = 1 /* a: number */; return x // as string",
+    "const enum_ = 1, interface_ = 2, implements_ = 3; return { enum: enum_, public: interface_ }",
+    "const o = { async *g() { yield 1 }, get a() { return 1 }, set a(v) {}, [`k`]: 1, type: 1, declare: 2 }",
+  ])("takes JavaScript without < as it is, as sucrase would: %s", (code) => {
+    const js = `${WRAPPER_HEAD}\n${code}\n}`;
+    expect(() => parse(js, { ecmaVersion: "latest", sourceType: "module" })).not.toThrow();
+    expect(transform(js, { transforms: ["typescript"], disableESTransforms: true }).code).toBe(js);
+    const unguarded = (module: string) => module.replaceAll(guardName(module)!, "guard");
+    expect(unguarded(compiled(code))).toBe(unguarded(compiled(code, "javascript")));
+  });
+
+  it("still strips TypeScript that also has no <", () => {
+    expect(compiled("const x: number = 1;\nreturn x!").split("\n").slice(1, 3)).toEqual([
+      "const x = 1;",
+      "return x",
+    ]);
+  });
+
+  it("reads f < T > (x) as TypeScript reads it: a generic call", () => {
+    expect(compiled("const f = (a) => a, T = 1, x = 2;\nreturn f < T > (x)").split("\n")[2]).toMatch(
+      /^return f\s*\(x\)$/,
+    );
   });
 });

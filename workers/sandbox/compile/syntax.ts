@@ -19,6 +19,7 @@ interface LocatedError {
 /**
  * Strips TypeScript with sucrase (pure JS, no eval, fast, and it keeps every line where it was, so
  * error lines need no source map), then parses the JavaScript with acorn for instrumentation.
+ * TypeScript code that is already JavaScript skips sucrase (see `parsesAsJavaScript`).
  */
 export function parseAgentCode(
   code: string,
@@ -28,6 +29,8 @@ export function parseAgentCode(
   const lineCount = code.split("\n").length;
   let js = `${head}\n${code}\n}`;
   if (language === "typescript") {
+    const program = parsesAsJavaScript(code, js);
+    if (program) return { ok: true, js, program };
     try {
       js = transform(js, { transforms: ["typescript"], disableESTransforms: true }).code;
     } catch (err) {
@@ -38,6 +41,22 @@ export function parseAgentCode(
     return { ok: true, js, program: parse(js, ACORN) };
   } catch (err) {
     return { ok: false, error: syntaxError(err as LocatedError, lineCount, 1) };
+  }
+}
+
+/**
+ * The program, when TypeScript source needs no stripping: it has no `<` and parses as JavaScript.
+ * Sucrase leaves such code as it is, apart from one ambiguity that needs `<`: `f < T > (x)` is a
+ * generic call in TypeScript and two comparisons in JavaScript. Skipping sucrase takes ~0.15 ms
+ * of CPU off an execution (measured in `npm run bench`'s mix, where its code runs cold); code that
+ * does not parse goes through sucrase, so its errors are reported as before.
+ */
+function parsesAsJavaScript(code: string, js: string): Program | undefined {
+  if (code.includes("<")) return undefined;
+  try {
+    return parse(js, ACORN);
+  } catch {
+    return undefined;
   }
 }
 
