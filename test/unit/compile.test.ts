@@ -2,6 +2,7 @@ import { parse } from "acorn";
 import { transform } from "sucrase";
 import { describe, expect, it } from "vitest";
 import { compileAgentCode } from "../../workers/sandbox/compile";
+import { isSealedModule } from "../../workers/sandbox/compile/structure";
 import { WRAPPER_HEAD } from "../../workers/sandbox/compile/syntax";
 
 function compiled(code: string, language: "typescript" | "javascript" = "typescript"): string {
@@ -21,8 +22,8 @@ describe("compileAgentCode", () => {
   });
 
   it("imports the guard under a random name, different each time", () => {
-    const a = guardName(compiled("return 1"));
-    const b = guardName(compiled("return 1"));
+    const a = guardName(compiled("return [1].map((x) => x)"));
+    const b = guardName(compiled("return [1].map((x) => x)"));
     expect(a).toBeDefined();
     expect(a).not.toBe(b);
   });
@@ -57,6 +58,30 @@ describe("compileAgentCode", () => {
     expect(module.split("\n")[1]).toBe(
       `for (;;) {${guard}(1);for (;;) {${guard}(1);(a) => (${guard}(1), b)}}`,
     );
+  });
+
+  it("gives code that nothing in can repeat no guard: it runs once through", () => {
+    const out = compileAgentCode(
+      "const a = await tools.x.y({ n: 1 });\nreturn a.total > 2 ? a : null;",
+      "typescript",
+    );
+    expect(out).toMatchObject({ ok: true, guarded: false });
+    if (out.ok)
+      expect(out.module).toBe(
+        "export default async function __agent__() {\nconst a = await tools.x.y({ n: 1 });\nreturn a.total > 2 ? a : null;\n}",
+      );
+  });
+
+  it.each([
+    ["a loop", "let i = 0; while (i < 3) i++; return i"],
+    ["an arrow function", "return [1, 2].map((x) => x * 2)"],
+    ["a method", "return { get x() { return 1 } }.x"],
+    ["a class", "class A { m() {} } return new A()"],
+    ["a whole async arrow", "async () => 1"],
+  ])("guards code with %s", (_what, code) => {
+    const out = compileAgentCode(code, "javascript");
+    expect(out).toMatchObject({ ok: true, guarded: true });
+    if (out.ok) expect(guardName(out.module)).toBeDefined();
   });
 
   it("calls a whole async arrow expression", () => {
@@ -128,5 +153,16 @@ describe("compileAgentCode", () => {
     expect(compiled("const f = (a) => a, T = 1, x = 2;\nreturn f < T > (x)").split("\n")[2]).toMatch(
       /^return f\s*\(x\)$/,
     );
+  });
+
+  it("seals an unguarded module only if nothing in it can repeat", () => {
+    const wrapped = (body: string) => `export default async function __agent__() {\n${body}\n}`;
+    expect(isSealedModule(wrapped("return 1"), false)).toBe(true);
+    expect(isSealedModule(wrapped("while (true) {}"), false)).toBe(false);
+    expect(isSealedModule(wrapped("return [1].map(x => x)"), false)).toBe(false);
+    expect(isSealedModule(wrapped("return { m() {} }"), false)).toBe(false);
+    expect(isSealedModule(`import x from "./guard.js"; ${wrapped("return 1")}`, false)).toBe(false);
+    expect(isSealedModule(`${wrapped("return 1")} while (true) {}`, false)).toBe(false);
+    expect(isSealedModule(wrapped("return 1"), true)).toBe(false);
   });
 });

@@ -10,30 +10,41 @@ const loadedParts = (modules: Record<string, unknown>) => OPTIONAL.filter((m) =>
 
 describe("which runtime parts an execution gets", () => {
   it("only the core for code that names none of them", () => {
-    const modules = runtimeModules(["return 1 + 1"]);
+    const modules = runtimeModules(["return 1 + 1"], false);
     expect(loadedParts(modules)).toEqual([]);
     expect(modules["runtime.js"]).toBeDefined();
     expect(modules["serialize.js"]).toBeDefined();
     expect(modules[PARTS_MODULE]).toContain('"state"');
+    expect(modules["guard.js"]).toBeUndefined();
+  });
+
+  it("the guard when a compiled module imports it, re-exported for the runtime", () => {
+    const modules = runtimeModules(["for (;;) {}"], true);
+    expect(modules["guard.js"]).toBeDefined();
+    expect(modules[PARTS_MODULE]).toContain('from "./guard.js"');
   });
 
   it("a part for each global named, in code, strings or comments", () => {
-    expect(loadedParts(runtimeModules(["return await tools.demo.list({})"]))).toEqual(["tools.js"]);
-    expect(loadedParts(runtimeModules(["return await getToolDefinition('a.b')"]))).toEqual(["tools.js"]);
-    expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"]))).toEqual(["session.js"]);
-    expect(loadedParts(runtimeModules(["return 'workspace'"]))).toEqual(["session.js"]);
-    expect(loadedParts(runtimeModules(["return skills.list()"]))).toEqual(["invoke-skills.js"]);
-    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"]))).toEqual(["network.js"]);
+    expect(loadedParts(runtimeModules(["return await tools.demo.list({})"], false))).toEqual(["tools.js"]);
+    expect(loadedParts(runtimeModules(["return await getToolDefinition('a.b')"], false))).toEqual([
+      "tools.js",
+    ]);
+    expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"], false))).toEqual(["session.js"]);
+    expect(loadedParts(runtimeModules(["return 'workspace'"], false))).toEqual(["session.js"]);
+    expect(loadedParts(runtimeModules(["return skills.list()"], false))).toEqual(["invoke-skills.js"]);
+    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"], false))).toEqual([
+      "network.js",
+    ]);
   });
 
   it("parts a loaded skill's code names, though the caller's code does not", () => {
-    const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"]);
+    const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"], false);
     expect(loadedParts(modules)).toEqual(["session.js", "invoke-skills.js"]);
   });
 
   it("not for a word that merely contains a global's name", () => {
     expect(
-      loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"])),
+      loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"], false)),
     ).toEqual([]);
   });
 });
@@ -44,6 +55,21 @@ describe("in a real isolate", () => {
     const r = await executeCode(deps({}, {}, loader), { code: "return 40 + 2" });
     expect(r.result).toBe(42);
     expect(loadedParts(loads[0]?.modules ?? {})).toEqual([]);
+    expect(loads[0]?.modules["guard.js"]).toBeUndefined();
+  });
+
+  it("loads the guard for code with a loop or a function, and it still stops them", async () => {
+    const { loader, loads } = countingLoader();
+    const r = await executeCode(deps({ timeoutMs: 300 }, {}, loader), {
+      code: "const f = () => 1; while (true) f();",
+    });
+    expect(loads[0]?.modules["guard.js"]).toBeDefined();
+    expect(r.error?.name).toBe("TimeoutError");
+  });
+
+  it("times out code without a guard that waits too long, with the guard's message", async () => {
+    const r = await executeCode(deps({ timeoutMs: 200 }), { code: "await new Promise(() => {}); return 1" });
+    expect(r.error).toMatchObject({ name: "TimeoutError", message: "Execution timed out after 200 ms" });
   });
 
   it("throws NotLoadedError for a global reached by a name built at run time", async () => {

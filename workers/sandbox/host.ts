@@ -55,7 +55,12 @@ export async function runSandbox(
     const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
     const sources = [request.code, ...request.skills.map((s) => s.code)];
-    const modules = { ...runtimeModules(sources), ...skills.modules, [AGENT_MODULE]: compiled.module };
+    const guarded = compiled.guarded || skills.guarded;
+    const modules = {
+      ...runtimeModules(sources, guarded),
+      ...skills.modules,
+      [AGENT_MODULE]: compiled.module,
+    };
     const report = await timed(clock, "isolate", () =>
       runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
         (ep as IsolateEntrypoint).run(request.isolate, bridge),

@@ -20,21 +20,29 @@ const OPTIONAL_PARTS = [
   { module: "network.js", installer: "installNetwork", globals: ["fetch"] },
 ] as const;
 
+/** The execution guard, loaded when some compiled module has loops or functions (compile/index.ts). */
+const GUARD_MODULE = "guard.js";
+const GUARD_EXPORTS = `export { configureGuard, guardState, tripTimeout } from "./${GUARD_MODULE}";`;
+
 const PARTS = OPTIONAL_PARTS.map((p) => ({ ...p, named: new RegExp(`\\b(?:${p.globals.join("|")})\\b`) }));
-const OPTIONAL_MODULES = new Set<string>(OPTIONAL_PARTS.map((p) => p.module));
+const OPTIONAL_MODULES = new Set<string>([...OPTIONAL_PARTS.map((p) => p.module), GUARD_MODULE]);
 const CORE_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(RUNTIME_MODULES).filter(([name]) => !OPTIONAL_MODULES.has(name)),
 );
 
 /**
  * The runtime's modules for an execution whose code (the agent's and its loaded skills') is
- * `sources`: the core, the parts the sources name, and the parts.js that lists them. Sources are
- * bounded before they get here (EXEC_MAX_CODE_CHARS, the skills' own limits); the patterns are
- * plain alternations, linear in the text.
+ * `sources`: the core, the parts the sources name, the guard when a compiled module imports it
+ * (`guarded`), and the parts.js that lists them. Sources are bounded before they get here
+ * (EXEC_MAX_CODE_CHARS, the skills' own limits); the patterns are plain alternations, linear in the text.
  */
-export function runtimeModules(sources: readonly string[]): Record<string, string> {
+export function runtimeModules(sources: readonly string[], guarded: boolean): Record<string, string> {
   const modules: Record<string, string> = { ...CORE_MODULES };
   const exports: string[] = [];
+  if (guarded) {
+    modules[GUARD_MODULE] = RUNTIME_MODULES[GUARD_MODULE] as string;
+    exports.push(GUARD_EXPORTS);
+  }
   const notLoaded: string[] = [];
   for (const part of PARTS) {
     if (sources.some((source) => part.named.test(source))) {

@@ -7,12 +7,14 @@ export const SKILLS_INDEX_MODULE = "skills.js";
 
 /**
  * Each skill compiled like agent code (TypeScript stripped, guarded, sealed) into its own module,
- * a function of `(args, skills)`, and an index module mapping names to them.
+ * a function of `(args, skills)`, and an index module mapping names to them; `guarded` when one of
+ * them imports the guard.
  */
 export function skillModules(
   skills: readonly LoadedSkill[],
-): { ok: true; modules: Record<string, string> } | { ok: false; error: ExecutionError } {
+): { ok: true; modules: Record<string, string>; guarded: boolean } | { ok: false; error: ExecutionError } {
   const modules: Record<string, string> = {};
+  let guarded = false;
   const imports: string[] = [];
   const entries: string[] = [];
   for (const [i, skill] of skills.entries()) {
@@ -25,9 +27,10 @@ export function skillModules(
       };
     }
     modules[skillModule(skill.name)] = compiled.module;
+    guarded ||= compiled.guarded;
     imports.push(`import s${i} from "./${skillModule(skill.name)}";`);
     entries.push(`${JSON.stringify(skill.name)}: s${i}`);
   }
   modules[SKILLS_INDEX_MODULE] = `${imports.join("\n")}\nexport default { ${entries.join(", ")} };\n`;
-  return { ok: true, modules };
+  return { ok: true, modules, guarded };
 }

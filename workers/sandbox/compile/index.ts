@@ -11,12 +11,15 @@ export const AGENT_LINE_OFFSET = 1;
 /** Module name of a skill's code inside the isolate (skill names are `^[a-z][a-z0-9_]{0,63}$`). */
 export const skillModule = (name: string) => `skill-${name}.js`;
 
-export type Compiled = { ok: true; module: string } | { ok: false; error: ExecutionError };
+/** `guarded`: the module imports the guard (it has loops or functions besides its wrapper). */
+export type Compiled = { ok: true; module: string; guarded: boolean } | { ok: false; error: ExecutionError };
 
 /**
  * Agent code → the ES module the sandbox runtime imports: TypeScript stripped, `async () => {…}`
  * expressions called, every loop and function guarded, and the guard imported under a random name
- * that the agent's code cannot know, so it can neither shadow nor reach it.
+ * that the agent's code cannot know, so it can neither shadow nor reach it. Code without any loop or
+ * function (`const a = await tools.x.y({}); return a.total`) runs once through: it gets no guard,
+ * and the isolate no guard module (~0.1–0.2 ms of CPU less per execution).
  */
 export function compileAgentCode(
   code: string,
@@ -32,15 +35,18 @@ export function compileAgentCode(
   const call = callIfFunctionExpression(parsed.program.body[0]);
   const instrumented = instrument(parsed.js, parsed.program, guard, call);
   if (!instrumented.ok) return instrumented;
-  const js = instrumented.js;
+  const { guarded } = instrumented;
+  const js = guarded ? instrumented.js : parsed.js;
   if (!js.startsWith(head)) {
     return { ok: false, error: { name: "InternalError", message: "The compiled code lost its wrapper" } };
   }
-  const module = `import { tick as ${guard} } from "./guard.js"; export default ${js}`;
-  if (!isSealedModule(module)) {
+  const module = guarded
+    ? `import { tick as ${guard} } from "./guard.js"; export default ${js}`
+    : `export default ${js}`;
+  if (!isSealedModule(module, guarded)) {
     return { ok: false, error: { name: "SyntaxError", message: "Code must be one function body" } };
   }
-  return { ok: true, module };
+  return { ok: true, module, guarded };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Node, Program } from "acorn";
 import type { ExecutionError } from "../../../shared/contract/execute";
 
+/** Nodes whose code can run again and again: what the guard has to see. */
 const LOOPS = new Set([
   "WhileStatement",
   "DoWhileStatement",
@@ -19,17 +20,26 @@ export interface Insert {
 
 type AnyNode = Node & Record<string, unknown>;
 
+/** A loop, or a function, whose body may run any number of times (calls, callbacks, recursion). */
+export function repeats(node: Node): boolean {
+  return LOOPS.has(node.type) || FUNCTIONS.has(node.type);
+}
+
 /**
  * Puts `guard(line)` at the top of every loop body and function body, so that CPU-bound code
  * (loops, recursion, callbacks) passes through the guard. Only inserts text within lines, so line
  * numbers stay those of the agent's code. Rejects what the sandbox does not offer (`import()`).
+ * `guarded` is false when nothing but the wrapper (`program.body[0]`) can repeat: such code runs
+ * once through and needs no guard.
  */
 export function instrument(
   js: string,
   program: Program,
   guard: string,
   extra: Insert[] = [],
-): { ok: true; js: string } | { ok: false; error: ExecutionError } {
+): { ok: true; js: string; guarded: boolean } | { ok: false; error: ExecutionError } {
+  const wrapper = program.body[0];
+  let guarded = false;
   const inserts: Insert[] = [...extra];
   let seq = extra.length;
   const lineOf = (node: Node) => (node.loc?.start.line ?? 2) - 1;
@@ -38,6 +48,7 @@ export function instrument(
   let forbidden: ExecutionError | undefined;
 
   visit(program as unknown as AnyNode, (node) => {
+    if (node !== wrapper && repeats(node)) guarded = true;
     if (node.type === "ImportExpression" || isImportMeta(node)) {
       const line = lineOf(node);
       const what = node.type === "ImportExpression" ? "import()" : "import.meta";
@@ -73,10 +84,10 @@ export function instrument(
     out += js.slice(at, insert.pos) + insert.text;
     at = insert.pos;
   }
-  return { ok: true, js: out + js.slice(at) };
+  return { ok: true, js: out + js.slice(at), guarded };
 }
 
-function visit(node: AnyNode, fn: (node: AnyNode) => void): void {
+export function visit(node: AnyNode, fn: (node: AnyNode) => void): void {
   fn(node);
   for (const key of Object.keys(node)) {
     if (key === "loc") continue;

@@ -1,5 +1,6 @@
-import { type Program, parse } from "acorn";
+import { type Node, type Program, parse } from "acorn";
 import type { ExecutionError } from "../../../shared/contract/execute";
+import { repeats, visit } from "./instrument";
 import { WRAPPER_NAME } from "./syntax";
 
 /**
@@ -25,23 +26,34 @@ export function escapeFromWrapper(program: Program, js: string): ExecutionError 
 
 /**
  * Last check on the module text the isolate will load: the guard's import and the wrapper as its
- * default export, nothing else. Anything the steps before let through is refused here.
+ * default export, nothing else; or, for code the compiler found nothing repeating in, the wrapper
+ * alone, in which nothing (no loop, no function) may then repeat. Anything the steps before let
+ * through is refused here.
  */
-export function isSealedModule(module: string): boolean {
+export function isSealedModule(module: string, guarded: boolean): boolean {
   let program: Program;
   try {
     program = parse(module, { ecmaVersion: "latest", sourceType: "module" });
   } catch {
     return false;
   }
-  const [guardImport, main, extra] = program.body;
-  if (extra !== undefined || guardImport?.type !== "ImportDeclaration" || main === undefined) return false;
-  if (guardImport.source.value !== "./guard.js") return false;
+  const [guardImport, main, extra] = guarded ? program.body : [undefined, ...program.body];
+  if (extra !== undefined || main === undefined) return false;
+  if (guarded && (guardImport?.type !== "ImportDeclaration" || guardImport.source.value !== "./guard.js"))
+    return false;
   if (main.type !== "ExportDefaultDeclaration") return false;
   const fn = main.declaration;
-  return (
-    fn.type === "FunctionDeclaration" && fn.id?.name === WRAPPER_NAME && module.slice(fn.end).trim() === ""
-  );
+  if (fn.type !== "FunctionDeclaration" || fn.id?.name !== WRAPPER_NAME || module.slice(fn.end).trim() !== "")
+    return false;
+  return guarded || !anyRepeats(fn.body);
+}
+
+function anyRepeats(body: Node): boolean {
+  let found = false;
+  visit(body as Node & Record<string, unknown>, (node) => {
+    if (repeats(node)) found = true;
+  });
+  return found;
 }
 
 /** 1-based line of the agent's code at `pos` in the wrapped text (whose line 1 is the wrapper's head). */

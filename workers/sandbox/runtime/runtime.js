@@ -9,10 +9,11 @@
 // session, skills, network) come through ./parts.js, which the host writes for each execution: only
 // the parts whose globals the code names are loaded (workers/sandbox/parts.ts), since every byte of
 // module source is compiled again in each fresh isolate. A left-out global throws NotLoadedError.
+// The guard comes through ./parts.js too, for code with loops or functions (code without runs once
+// through); without it the timer below is the only stop, and it records the timeout itself.
 import { WorkerEntrypoint } from "cloudflare:workers";
 import run from "./agent.js";
 import { toJsonText, unwrap } from "./bridge-io.js";
-import { configureGuard, guardState, tripTimeout } from "./guard.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 import * as parts from "./parts.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
@@ -52,12 +53,16 @@ export default class Sandbox extends WorkerEntrypoint {
     parts.installSession?.(bridge, unwrap);
     parts.installNetwork?.(options.egress ? bridge : undefined);
     for (const name of parts.notLoaded) defineNotLoaded(name);
-    configureGuard(options.timeoutMs, options.maxSteps);
+    parts.configureGuard?.(options.timeoutMs, options.maxSteps);
+    /** @type {{ name: string, message: string } | null} the timeout, when no guard keeps it */
+    let expired = null;
+    const guardState = () => (parts.guardState ? parts.guardState() : expired);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const timeout = new Promise((resolve) => {
       timer = setTimer(() => {
-        tripTimeout(undefined);
+        if (parts.tripTimeout) parts.tripTimeout(undefined);
+        else expired = { name: "TimeoutError", message: `Execution timed out after ${options.timeoutMs} ms` };
         resolve(TIMED_OUT);
       }, options.timeoutMs);
     });
