@@ -288,8 +288,10 @@ async function main() {
     }
     if (SECTIONS.has(4)) await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
-    if (SECTIONS.has(6)) await runPython({ gw });
+    // Python last: on some machines the one-process stack loses workerd during Python runs (README
+    // Benchmarks), and what a failed section takes down should not include the discovery figures.
     if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
+    if (SECTIONS.has(6)) await runPython({ gw });
   } finally {
     await everythingClient.close().catch(() => {});
   }
