@@ -54,15 +54,15 @@ export default class Sandbox extends WorkerEntrypoint {
     parts.installNetwork?.(options.egress ? bridge : undefined);
     for (const name of parts.notLoaded) defineNotLoaded(name);
     parts.configureGuard?.(options.timeoutMs, options.maxSteps);
-    /** @type {{ name: string, message: string } | null} the timeout, when no guard keeps it */
+    /** @type {{ name: string, message: string } | null} the timeout, for code without a guard */
     let expired = null;
-    const guardState = () => (parts.guardState ? parts.guardState() : expired);
+    const guardState = () => parts.guardState?.() ?? expired;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const timeout = new Promise((resolve) => {
       timer = setTimer(() => {
-        if (parts.tripTimeout) parts.tripTimeout(undefined);
-        else expired = { name: "TimeoutError", message: `Execution timed out after ${options.timeoutMs} ms` };
+        parts.tripTimeout?.(undefined);
+        expired = { name: "TimeoutError", message: `Execution timed out after ${options.timeoutMs} ms` };
         resolve(TIMED_OUT);
       }, options.timeoutMs);
     });
