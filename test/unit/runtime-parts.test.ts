@@ -12,8 +12,7 @@ describe("which runtime parts an execution gets", () => {
   it("only the core for code that names none of them", () => {
     const modules = runtimeModules(["return 1 + 1"], false);
     expect(loadedParts(modules)).toEqual([]);
-    expect(modules["runtime.js"]).toBeDefined();
-    expect(modules["serialize.js"]).toBeDefined();
+    expect(Object.keys(modules).sort()).toEqual(["parts.js", "runtime.js"]);
     expect(modules[PARTS_MODULE]).toContain('"state"');
     expect(modules["guard.js"]).toBeUndefined();
   });
@@ -40,6 +39,15 @@ describe("which runtime parts an execution gets", () => {
   it("parts a loaded skill's code names, though the caller's code does not", () => {
     const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"], false);
     expect(loadedParts(modules)).toEqual(["session.js", "invoke-skills.js"]);
+  });
+
+  it("the loaded skills' modules only with the skills part, which re-exports their index", () => {
+    const skillModules = { "skills.js": "export default {};", "skill-report.js": "export default 1;" };
+    const withSkills = runtimeModules(["return skills.report({})"], false, skillModules);
+    expect(withSkills["skill-report.js"]).toBeDefined();
+    expect(withSkills[PARTS_MODULE]).toContain('from "./skills.js"');
+    const without = runtimeModules(["return 1"], false, skillModules);
+    expect(Object.keys(without).sort()).toEqual(["parts.js", "runtime.js"]);
   });
 
   it("not for a word that merely contains a global's name", () => {

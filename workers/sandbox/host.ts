@@ -56,11 +56,7 @@ export async function runSandbox(
     if (!compiled.ok) return { logs: [], error: compiled.error, truncated: false };
     const sources = [request.code, ...request.skills.map((s) => s.code)];
     const guarded = compiled.guarded || skills.guarded;
-    const modules = {
-      ...runtimeModules(sources, guarded),
-      ...skills.modules,
-      [AGENT_MODULE]: compiled.module,
-    };
+    const modules = { ...runtimeModules(sources, guarded, skills.modules), [AGENT_MODULE]: compiled.module };
     const report = await timed(clock, "isolate", () =>
       runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
         (ep as IsolateEntrypoint).run(request.isolate, bridge),

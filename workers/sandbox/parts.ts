@@ -1,4 +1,5 @@
 import { RUNTIME_MODULES } from "./generated";
+import { SKILLS_INDEX_MODULE } from "./skill-modules";
 
 /** The module through which the runtime reaches its optional parts (runtime/runtime.js). */
 export const PARTS_MODULE = "parts.js";
@@ -16,27 +17,38 @@ const OPTIONAL_PARTS = [
     globals: ["tools", "callTool", "searchTools", "getToolDefinition"],
   },
   { module: "session.js", installer: "installSession", globals: ["state", "workspace", "session"] },
-  { module: "invoke-skills.js", installer: "installSkills", globals: ["skills"] },
+  {
+    module: "invoke-skills.js",
+    installer: "installSkills",
+    globals: ["skills"],
+    /** the loaded skills' modules (skill-modules.ts) go in with this part, their only user */
+    withSkills: true,
+  },
   { module: "network.js", installer: "installNetwork", globals: ["fetch"] },
-] as const;
+] as const satisfies readonly { module: string; installer: string; globals: string[]; withSkills?: true }[];
 
 /** The execution guard, loaded when some compiled module has loops or functions (compile/index.ts). */
 const GUARD_MODULE = "guard.js";
 const GUARD_EXPORTS = `export { configureGuard, guardState, tripTimeout } from "./${GUARD_MODULE}";`;
 
 const PARTS = OPTIONAL_PARTS.map((p) => ({ ...p, named: new RegExp(`\\b(?:${p.globals.join("|")})\\b`) }));
-const OPTIONAL_MODULES = new Set<string>([...OPTIONAL_PARTS.map((p) => p.module), GUARD_MODULE]);
-const CORE_MODULES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(RUNTIME_MODULES).filter(([name]) => !OPTIONAL_MODULES.has(name)),
-);
+/** The main module, its helpers bundled in (scripts/build-sandbox.mjs). */
+const CORE_MODULES: Readonly<Record<string, string>> = {
+  "runtime.js": RUNTIME_MODULES["runtime.js"] as string,
+};
 
 /**
  * The runtime's modules for an execution whose code (the agent's and its loaded skills') is
  * `sources`: the core, the parts the sources name, the guard when a compiled module imports it
- * (`guarded`), and the parts.js that lists them. Sources are bounded before they get here
+ * (`guarded`), the loaded skills' `skillModules` with the skills part, and the parts.js that lists
+ * them. Sources are bounded before they get here
  * (EXEC_MAX_CODE_CHARS, the skills' own limits); the patterns are plain alternations, linear in the text.
  */
-export function runtimeModules(sources: readonly string[], guarded: boolean): Record<string, string> {
+export function runtimeModules(
+  sources: readonly string[],
+  guarded: boolean,
+  skillModules: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const modules: Record<string, string> = { ...CORE_MODULES };
   const exports: string[] = [];
   if (guarded) {
@@ -48,6 +60,10 @@ export function runtimeModules(sources: readonly string[], guarded: boolean): Re
     if (sources.some((source) => part.named.test(source))) {
       modules[part.module] = RUNTIME_MODULES[part.module] as string;
       exports.push(`export { ${part.installer} } from "./${part.module}";`);
+      if ("withSkills" in part) {
+        Object.assign(modules, skillModules);
+        exports.push(`export { default as loadedSkills } from "./${SKILLS_INDEX_MODULE}";`);
+      }
     } else {
       notLoaded.push(...part.globals);
     }

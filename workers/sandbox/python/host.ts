@@ -7,7 +7,7 @@ import { PYTHON_MODULES } from "./dist/manifest.mjs";
 export const PYTHON_MAIN = "isolate.js";
 /** The TypeScript runtime's modules that run skills (TypeScript) called from Python. */
 const JS_RUNTIME = Object.fromEntries(
-  ["bridge-io.js", "guard.js", "intrinsics.js", "invoke-skills.js", "session.js", "tools.js"].map((name) => [
+  ["bridge-io.js", "guard.js", "invoke-skills.js", "session.js", "tools.js"].map((name) => [
     name,
     RUNTIME_MODULES[name] as string,
   ]),

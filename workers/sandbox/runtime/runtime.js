@@ -4,11 +4,12 @@
 // shared/contract/sandbox.ts); it never throws. The isolate's env is empty: the only way out is the
 // bridge argument, which the gateway counts and checks call by call.
 //
-// Intrinsics come from ./intrinsics.js, captured when the isolate starts, before any agent code
-// runs, so they are the originals even if that code replaces globals. The optional parts (tools,
-// session, skills, network) come through ./parts.js, which the host writes for each execution: only
-// the parts whose globals the code names are loaded (workers/sandbox/parts.ts), since every byte of
-// module source is compiled again in each fresh isolate. A left-out global throws NotLoadedError.
+// Intrinsics come from ./intrinsics.js (bundled in at build time), captured when the isolate starts,
+// before any agent code runs, so they are the originals even if that code replaces globals. The
+// optional parts (tools, session, skills with the loaded skills' modules, network) come through
+// ./parts.js, which the host writes for each execution: only the parts whose globals the code names
+// are loaded (workers/sandbox/parts.ts), since every byte of module source is compiled again in each
+// fresh isolate. A left-out global throws NotLoadedError.
 // The guard comes through ./parts.js too, for code with loops or functions (code without runs once
 // through); without it the timer below is the only stop, and it records the timeout itself.
 import { WorkerEntrypoint } from "cloudflare:workers";
@@ -17,7 +18,6 @@ import { toJsonText, unwrap } from "./bridge-io.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 import * as parts from "./parts.js";
 import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
-import loadedSkills from "./skills.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -47,7 +47,7 @@ export default class Sandbox extends WorkerEntrypoint {
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
       toJsonText(value, options.maxArgChars, what);
     const callSkill = parts.installSkills
-      ? parts.installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap)
+      ? parts.installSkills(bridge, parts.loadedSkills, options.missingSkills, toJson, unwrap)
       : notLoaded("skills");
     parts.installTools?.(bridge, options.maxArgChars, callSkill);
     parts.installSession?.(bridge, unwrap);
