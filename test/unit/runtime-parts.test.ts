@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { executeCode } from "../../workers/sandbox/executor";
-import { PARTS_MODULE, runtimeModules } from "../../workers/sandbox/parts";
+import { PARTS_MODULE, runtimeModules, usesBridge } from "../../workers/sandbox/parts";
 import { countingLoader, deps, run } from "../helpers/sandbox";
 
 // The sandbox runtime's optional parts are loaded only for code that names their globals
@@ -48,6 +48,12 @@ describe("which runtime parts an execution gets", () => {
     expect(withSkills[PARTS_MODULE]).toContain('from "./skills.js"');
     const without = runtimeModules(["return 1"], false, skillModules);
     expect(Object.keys(without).sort()).toEqual(["parts.js", "runtime.js"]);
+  });
+
+  it("the bridge only for code with a part that uses it", () => {
+    expect(usesBridge(runtimeModules(["for (;;) {}"], true))).toBe(false);
+    expect(usesBridge(runtimeModules(["return await tools.demo.list({})"], false))).toBe(true);
+    expect(usesBridge(runtimeModules(["return await state.get('k')"], false))).toBe(true);
   });
 
   it("not for a word that merely contains a global's name", () => {

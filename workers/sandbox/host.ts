@@ -8,7 +8,7 @@ import {
 } from "../../shared/contract/sandbox";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { shapeOutput } from "./output";
-import { runtimeModules } from "./parts";
+import { runtimeModules, usesBridge } from "./parts";
 import { callPython, PYTHON_MAIN, pythonModules } from "./python/host";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
@@ -59,7 +59,7 @@ export async function runSandbox(
     const modules = { ...runtimeModules(sources, guarded, skills.modules), [AGENT_MODULE]: compiled.module };
     const report = await timed(clock, "isolate", () =>
       runIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
-        (ep as IsolateEntrypoint).run(request.isolate, bridge),
+        (ep as IsolateEntrypoint).run(request.isolate, usesBridge(modules) ? bridge : undefined),
       ),
     );
     const shaped = await timed(clock, "shape", () => shapeOutput(report, request.isolate.maxOutputChars));

@@ -71,3 +71,8 @@ export function runtimeModules(
   modules[PARTS_MODULE] = `${exports.join("\n")}\nexport const notLoaded = ${JSON.stringify(notLoaded)};\n`;
   return modules;
 }
+
+/** Whether these modules include a part that reaches the gateway; without one the isolate gets no bridge. */
+export function usesBridge(modules: Readonly<Record<string, string>>): boolean {
+  return OPTIONAL_PARTS.some((part) => part.module in modules);
+}
