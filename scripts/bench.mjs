@@ -89,6 +89,8 @@ const GATEWAY_VARS = {
 
 let gw; // scripts/bench/gateway-client.mjs, once the stack is up
 let stopStack; // stops everything scripts/bench/stack.mjs started
+/** stops of other stacks a section started (section 6), for a signal */
+const stopsOnSignal = [];
 let wranglerTail = () => [];
 let closeInspector = () => {}; // the DevTools connection that keeps network events off
 let group; // the process group of wrangler dev and its workerd processes
@@ -288,10 +290,9 @@ async function main() {
     }
     if (SECTIONS.has(4)) await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
-    // Python last: on some machines the one-process stack loses workerd during Python runs (README
-    // Benchmarks), and what a failed section takes down should not include the discovery figures.
     if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
-    if (SECTIONS.has(6)) await runPython({ gw });
+    // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
+    if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {
     await everythingClient.close().catch(() => {});
   }
@@ -302,7 +303,9 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
     interrupted = true;
     console.error(`\nbench: ${signal}, stopping wrangler dev and server-everything`);
-    Promise.resolve(stopStack?.()).finally(() => process.exit(130));
+    Promise.allSettled([stopStack?.(), ...stopsOnSignal.map((stop) => stop())]).finally(() =>
+      process.exit(130),
+    );
   });
 }
 
