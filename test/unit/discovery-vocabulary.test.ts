@@ -135,6 +135,17 @@ describe("ranking by common English forms", () => {
   it("reads `still responding` as the liveness check", () => {
     expect(first("is kubernetes still responding?")).toBe("kubernetes.ping");
   });
+
+  it("reads a phrasal verb split by its object (roll the deployment back) as the phrase", () => {
+    const deploys = firstOf([
+      t("kubernetes", "kubectl_rollout", "Manage the rollout of a resource: status, history, undo, restart"),
+      t("supabase", "deploy_edge_function", "Deploys an Edge Function to a Supabase project"),
+      t("playwright", "browser_navigate_back", "Go back to the previous page"),
+    ]);
+    expect(deploys("roll deployment/checkout back to the previous revision")).toBe(
+      "kubernetes.kubectl_rollout",
+    );
+  });
 });
 
 describe("ranking by what verbs mean", () => {

@@ -29,9 +29,15 @@ export function stemsOf(text: string | undefined, splitCase = true): string[] {
   return out;
 }
 
+/** Words between a verb and its particle in a split phrasal verb (`roll deployment/checkout back`). */
+const SPLIT_GAP = 3;
+const PARTICLES = new Set(["back", "off", "out", "up", "down", "over"]);
+
 function eachTerm(all: string[], found: (stem: string, first: number, last: number) => void): void {
   const useful = (w: string) => w.length > 1 && !STOPWORDS.has(w);
   const keep = all.some(useful) ? useful : () => true;
+  /** particles already taken by a split phrasal verb before them */
+  const taken = new Set<number>();
   let next = all.length > 0 ? termStem(all[0]!) : "";
   for (let i = 0; i < all.length; i++) {
     const current = next;
@@ -41,8 +47,26 @@ function eachTerm(all: string[], found: (stem: string, first: number, last: numb
       found(joined, i, i + 1);
       i++;
       next = i + 1 < all.length ? termStem(all[i + 1]!) : "";
+      continue;
+    }
+    if (taken.has(i)) continue;
+    const split = splitParticle(all, i, current);
+    if (split !== undefined) {
+      taken.add(split.at);
+      found(split.joined, i, i);
     } else if (keep(all[i]!)) found(current, i, i);
   }
+}
+
+/** `shut it down`, `roll the deploy back`: the verb's phrase with a particle a few words on. */
+function splitParticle(all: string[], i: number, verb: string): { joined: string; at: number } | undefined {
+  for (let j = i + 2; j < all.length && j <= i + 1 + SPLIT_GAP; j++) {
+    const word = all[j]!;
+    if (!PARTICLES.has(word)) continue;
+    const joined = phrase(verb, termStem(word));
+    return joined === undefined ? undefined : { joined, at: j };
+  }
+  return undefined;
 }
 
 const memo = new Map<string, string>();
