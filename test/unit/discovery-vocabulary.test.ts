@@ -165,6 +165,13 @@ describe("ranking by what verbs mean", () => {
     expect(first("resolve issue 42 on GitHub")).toBe("github.update_issue");
   });
 
+  it("reads leaving a comment as making one", () => {
+    const comments = firstOf(corpusTools("@notionhq/notion-mcp-server"));
+    expect(comments("leave a comment on the launch-plan page saying 'legal sign-off still pending'")).toBe(
+      "notion.API-create-a-comment",
+    );
+  });
+
   it("reads past as historical", () => {
     const monitors = [
       t("firecrawl", "monitor_checks", "List historical checks for a monitor, optionally by status"),

@@ -7,7 +7,7 @@ import { stem } from "./tokenize";
  * each verb also finds its groups' other words, somewhat below the word itself.
  */
 const GROUPS = [
-  "create make new add generate produce append insert build init initialize setup post open write",
+  "create make new add generate produce append insert build init initialize setup post open write leave",
   "get fetch retrieve read show view obtain load pull grab check inspect see display print download export open summarize summarise",
   "list enumerate ls show view display",
   "search find lookup query locate discover grep resolve",
