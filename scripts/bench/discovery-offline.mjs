@@ -50,21 +50,25 @@ export async function loadSearch(ref) {
       ]);
       execFileSync("tar", ["-xf", tar, "-C", base]);
     }
-    const bundled = await build({
-      entryPoints: [join(base, "workers/gateway/discovery/search.ts")],
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "neutral",
-      nodePaths: [join(root, "node_modules")],
-      logLevel: "silent",
-    });
-    const file = join(dir, "search.mjs");
-    writeFileSync(file, bundled.outputFiles[0].text);
-    return await import(pathToFileURL(file).href);
+    return await importSearch(base, join(dir, "search.mjs"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The search.ts of the tree at `base`, bundled into `file` (a new name per bundle) and imported. */
+export async function importSearch(base, file) {
+  const bundled = await build({
+    entryPoints: [join(base, "workers/gateway/discovery/search.ts")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    nodePaths: [join(root, "node_modules")],
+    logLevel: "silent",
+  });
+  writeFileSync(file, bundled.outputFiles[0].text);
+  return await import(pathToFileURL(file).href);
 }
 
 /** Per-query latencies (ms) of `rank` over every intent: one warm-up round, then LATENCY_ROUNDS. */

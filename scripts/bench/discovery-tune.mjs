@@ -9,10 +9,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import { evaluate } from "../../bench/discovery/bm25.mjs";
 import { corpusCatalog, corpusServers, loadIntents } from "../../bench/discovery/servers.mjs";
+import { importSearch } from "./discovery-offline.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "tune-"));
@@ -62,18 +62,7 @@ async function score(vals) {
   const files = { ...orig };
   for (const [n, f, re] of P) files[f] = files[f].replace(re, (m, g) => m.replace(g, String(vals[n])));
   for (const [f, t] of Object.entries(files)) writeFileSync(join(D, f), t);
-  const out = await build({
-    entryPoints: [join(D, "search.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    nodePaths: [join(ROOT, "node_modules")],
-    logLevel: "silent",
-  });
-  const file = join(dir, `s${k++}.mjs`);
-  writeFileSync(file, out.outputFiles[0].text);
-  const s = await import(pathToFileURL(file).href);
+  const s = await importSearch(dir, join(dir, `s${k++}.mjs`));
   const ev = await evaluate(
     (q) => s.rankCatalog(catalog, { query: q, servers }).map((t) => t.qualifiedName),
     all,
