@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
+import { stemsOf, terms } from "../../workers/gateway/discovery/terms";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { corpusTools, firstOf } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
@@ -145,6 +146,13 @@ describe("ranking by common English forms", () => {
     expect(deploys("roll deployment/checkout back to the previous revision")).toBe(
       "kubernetes.kubectl_rollout",
     );
+  });
+
+  it("reads a split phrasal verb in queries only, and `up to` as how far", () => {
+    const stems = (text: string) => terms(text, false).map((term) => term.stem);
+    expect(stems("shut the dev server down")).toContain("shutdown");
+    expect(stems("set the read limit up to 5000")).not.toContain("setup");
+    expect(stemsOf("Rolls the deployment back to a revision")).not.toContain("rollback");
   });
 });
 

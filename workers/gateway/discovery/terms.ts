@@ -16,9 +16,13 @@ export interface Term {
 export function terms(text: string, splitCase = true): Term[] {
   const all = words(text, splitCase);
   const out: Term[] = [];
-  eachTerm(all, (s, first, last) => {
-    out.push({ stem: s, label: all.slice(first, last + 1).join(" ") });
-  });
+  eachTerm(
+    all,
+    (s, first, last) => {
+      out.push({ stem: s, label: all.slice(first, last + 1).join(" ") });
+    },
+    true,
+  );
   return out;
 }
 
@@ -33,7 +37,15 @@ export function stemsOf(text: string | undefined, splitCase = true): string[] {
 const SPLIT_GAP = 3;
 const PARTICLES = new Set(["back", "off", "out", "up", "down", "over"]);
 
-function eachTerm(all: string[], found: (stem: string, first: number, last: number) => void): void {
+/**
+ * `splitVerbs`: a phrasal verb split by its object (`roll the deploy back`) is the phrase too. Read in
+ * queries, which talk that way, not in tool text, where "sets a limit of up to 100" would be setup.
+ */
+function eachTerm(
+  all: string[],
+  found: (stem: string, first: number, last: number) => void,
+  splitVerbs = false,
+): void {
   const useful = (w: string) => w.length > 1 && !STOPWORDS.has(w);
   const keep = all.some(useful) ? useful : () => true;
   /** particles already taken by a split phrasal verb before them */
@@ -50,7 +62,7 @@ function eachTerm(all: string[], found: (stem: string, first: number, last: numb
       continue;
     }
     if (taken.has(i)) continue;
-    const split = splitParticle(all, i, current);
+    const split = splitVerbs ? splitParticle(all, i, current) : undefined;
     if (split !== undefined) {
       taken.add(split.at);
       found(split.joined, i, i);
@@ -62,7 +74,8 @@ function eachTerm(all: string[], found: (stem: string, first: number, last: numb
 function splitParticle(all: string[], i: number, verb: string): { joined: string; at: number } | undefined {
   for (let j = i + 2; j < all.length && j <= i + 1 + SPLIT_GAP; j++) {
     const word = all[j]!;
-    if (!PARTICLES.has(word)) continue;
+    // `up to 5000` is how far, not a particle.
+    if (!PARTICLES.has(word) || (word === "up" && all[j + 1] === "to")) continue;
     const joined = phrase(verb, termStem(word));
     return joined === undefined ? undefined : { joined, at: j };
   }
