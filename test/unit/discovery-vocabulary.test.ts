@@ -354,6 +354,13 @@ describe("ranking for a thing named by its identifier", () => {
     expect(matched("retrieve data source 5e2c1 by its ID", "API-retrieve-a-data-source")).toContain("id");
   });
 
+  it("reads opening a ticket, an issue or a PR as making one (the demo desk)", async () => {
+    const desk = await demoCatalog();
+    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    expect(first("open a support ticket")).toBe("create_ticket");
+    expect(first("open a new ticket for cus_00042 about a broken invoice")).toBe("create_ticket");
+  });
+
   it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {
     const desk = await demoCatalog();
     const ranked = rankCatalog(desk, { query: "I need the customer ID of Acme Corp" }).map(

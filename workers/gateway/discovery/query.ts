@@ -67,6 +67,13 @@ const WEB_ADDRESSES: [RegExp, string][] = [
 const FILE_VERB = /\bfile(?=\s+an?\s)/giu;
 
 /**
+ * "open a ticket", "open an issue", "open a PR": to open a record of work is to make one (not to
+ * show it, as to open a file or a page is). Read on the query as written, like FILE_VERB.
+ */
+const OPEN_RECORD =
+  /\bopen(?=\s+(?:a|an|another|a\s+new)\s+(?:[\p{L}-]+\s+)?(?:ticket|issue|pr|pull\s+request|merge\s+request|incident|case|bug|support\s+request)\b)/giu;
+
+/**
  * Values that say what they are: a latitude/longitude pair (`48.85, 2.29`) asks about coordinates,
  * a `host:port` (`localhost:5432`) about a port, `src/` about a folder, a quoted string about text.
  */
@@ -169,6 +176,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     (out, [pattern, said]) => out.replace(pattern, said),
     WEB_ADDRESSES.reduce((out, [pattern, said]) => out.replace(pattern, said), text)
       .replace(FILE_VERB, "create")
+      .replace(OPEN_RECORD, "create")
       .replace(MEDIA_FILE, " media file ")
       .replace(FILE_PATH, " file ")
       .replace(RELATIVE_FILE_PATH, " file ")
