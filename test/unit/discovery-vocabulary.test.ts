@@ -361,6 +361,28 @@ describe("ranking for a thing named by its identifier", () => {
     expect(first("open a new ticket for cus_00042 about a broken invoice")).toBe("create_ticket");
   });
 
+  it("reads showing several things with no id as listing them (the demo desk)", async () => {
+    const desk = await demoCatalog();
+    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    expect(first("show me the customers")).toBe("list_customers");
+    expect(first("display the customers")).toBe("list_customers");
+    expect(first("show customer cus_00042")).toBe("get_customer");
+  });
+
+  it("reads `what's` as a word and `'s`, not as a plural to list", () => {
+    // Were it a plural, `show` would be a listing and no longer find `read` (a getter's word).
+    const vocabulary = new Map(["read", "file", "list"].map((s) => [s, 1]));
+    const show = (text: string) => parseQuery(text, vocabulary).concepts[0]?.stems;
+    expect(show("show me what's inside config.yaml")?.has("read")).toBe(true);
+    expect(show("show me the files")?.has("read")).toBe(false);
+  });
+
+  it("reads an example in parentheses as how to call a tool, not what it does (ticket_stats)", async () => {
+    const desk = await demoCatalog();
+    // ticket_stats: "… (e.g. a creation date range, or status "open" to see open tickets per assignee)."
+    expect(rankCatalog(desk, { query: "show me the open tickets" })[0]?.name).toBe("list_tickets");
+  });
+
   it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {
     const desk = await demoCatalog();
     const ranked = rankCatalog(desk, { query: "I need the customer ID of Acme Corp" }).map(

@@ -40,13 +40,17 @@ const KNOWN_TOOLS = 4_000;
 
 export function toolFields(tool: CatalogTool, serverDescription: string | undefined): ToolFields {
   const description = tool.description?.trim() ?? "";
-  const lead = firstSentence(description, Number.POSITIVE_INFINITY);
+  const sentence = firstSentence(description, Number.POSITIVE_INFINITY);
+  // An example in parentheses ("(e.g. status "open" to see open tickets per assignee)") says how to
+  // call the tool, not what it does: it counts as the rest of the description does.
+  const asides = sentence.match(ASIDE) ?? [];
+  const lead = asides.reduce((out, aside) => out.replace(aside, " "), sentence);
   const params = parameters(tool.inputSchema);
   const text: Record<FieldName, string> = {
     name: tool.name,
     title: tool.title ?? "",
     lead,
-    body: description.slice(lead.length),
+    body: `${asides.join(" ")} ${description.slice(sentence.length)}`,
     paramNames: params.names.join(" "),
     paramText: params.descriptions.join(" "),
     values: params.values.join(" "),
@@ -88,6 +92,9 @@ function parameters(schema: unknown): { names: string[]; descriptions: string[];
   visit(schema, 0);
   return { names, descriptions, values };
 }
+
+/** A parenthesized aside in a sentence (not nested; bounded, so matching stays linear). */
+const ASIDE = /\([^()]{1,300}\)/g;
 
 /** How deep nested parameters are read. */
 const MAX_DEPTH = 2;

@@ -129,6 +129,9 @@ const GIVEN_ID = /\bids?\s*[:=#]?\s*[\p{L}\p{N}_-]*\p{N}/iu;
 
 const PAST = /^\p{L}+ed$/u;
 const PLURAL = /^\p{L}{2,}[^s]s$/u;
+/** Words that end like a plural but are a word and `'s` ("what's", "that's"). */
+const CONTRACTED = new Set(["whats", "thats", "heres", "theres", "whos", "hows", "lets", "wheres"]);
+const isPlural = (label: string) => PLURAL.test(label) && !CONTRACTED.has(label);
 /**
  * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
  * not what the query asks to do; a request is not ("can you list", "how do I invalidate").
@@ -231,8 +234,11 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const identifiers = [...plain.matchAll(IDENTIFIED)];
   const instances = identified(plain, identifiers, vocabulary);
   // "show me the open tickets": to get things, not one thing, is to list them.
-  if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label)))
+  if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && isPlural(c.label))) {
     verbs = [...verbs, "list"];
+    // ... and with no identifier given ("show customers"), its words find listing tools, not getters.
+    if (identifiers.length === 0) keepListing(concepts);
+  }
   // "which searches are running", "what monitors do I have": to ask which things are is to list them.
   if (WHICH_THINGS.test(plain)) verbs = ["list"];
   // "show me all Redis keys": to get all of a kind is to list them.
