@@ -4,6 +4,7 @@ import type { CatalogTool } from "../../shared/contract/tools";
 import { createDemoApp } from "../../workers/demo-upstream/app";
 import { createStore, type DemoStore } from "../../workers/demo-upstream/data/store";
 import type { Customer, Ticket } from "../../workers/demo-upstream/schemas";
+import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { catalogTool } from "./catalog-tool";
 
 interface ToolResult {
@@ -59,6 +60,12 @@ export async function demoCatalog(): Promise<CatalogTool[]> {
     ...catalogTool("demo", tool.name, tool.description ?? ""),
     inputSchema: tool.inputSchema,
   }));
+}
+
+/** The demo tool `search_tools` ranks first for a query, by its name on the demo server. */
+export async function demoFirstOf(): Promise<(query: string) => string | undefined> {
+  const desk = await demoCatalog();
+  return (query) => rankCatalog(desk, { query })[0]?.name;
 }
 
 export interface TicketPage {

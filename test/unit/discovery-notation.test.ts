@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { catalogIndex } from "../../workers/gateway/discovery/catalog-index";
 import { parseQuery } from "../../workers/gateway/discovery/query";
-import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { stem } from "../../workers/gateway/discovery/tokenize";
 import { verbGroups } from "../../workers/gateway/discovery/verbs";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { CORPUS_PACKAGES, corpusTools, firstOf } from "../helpers/corpus-tools";
-import { demoCatalog } from "../helpers/demo-mcp";
+import { demoFirstOf } from "../helpers/demo-mcp";
 
 const labels = (query: string) => parseQuery(query, new Map()).concepts.map((concept) => concept.label);
 
@@ -75,8 +74,7 @@ describe("reading what a question asks for", () => {
   });
 
   it("reads showing all of a kind as listing it, not getting one (the demo desk)", async () => {
-    const desk = await demoCatalog();
-    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    const first = await demoFirstOf();
     expect(first("show all customers")).toBe("list_customers");
     expect(first("list all customers")).toBe("list_customers");
     expect(first("show me all open tickets")).toBe("list_tickets");

@@ -4,7 +4,7 @@ import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
 import { stemsOf, terms } from "../../workers/gateway/discovery/terms";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { corpusTools, firstOf } from "../helpers/corpus-tools";
-import { demoCatalog } from "../helpers/demo-mcp";
+import { demoCatalog, demoFirstOf } from "../helpers/demo-mcp";
 
 // Words people use that tool definitions do not (everyday.ts), and words whose part of speech
 // decides what they ask for ("open tickets": a state; "open a ticket": an action).
@@ -355,15 +355,13 @@ describe("ranking for a thing named by its identifier", () => {
   });
 
   it("reads opening a ticket, an issue or a PR as making one (the demo desk)", async () => {
-    const desk = await demoCatalog();
-    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    const first = await demoFirstOf();
     expect(first("open a support ticket")).toBe("create_ticket");
     expect(first("open a new ticket for cus_00042 about a broken invoice")).toBe("create_ticket");
   });
 
   it("reads showing several things with no id as listing them (the demo desk)", async () => {
-    const desk = await demoCatalog();
-    const first = (query: string) => rankCatalog(desk, { query })[0]?.name;
+    const first = await demoFirstOf();
     expect(first("show me the customers")).toBe("list_customers");
     expect(first("display the customers")).toBe("list_customers");
     expect(first("show customer cus_00042")).toBe("get_customer");
@@ -378,9 +376,9 @@ describe("ranking for a thing named by its identifier", () => {
   });
 
   it("reads an example in parentheses as how to call a tool, not what it does (ticket_stats)", async () => {
-    const desk = await demoCatalog();
+    const first = await demoFirstOf();
     // ticket_stats: "… (e.g. a creation date range, or status "open" to see open tickets per assignee)."
-    expect(rankCatalog(desk, { query: "show me the open tickets" })[0]?.name).toBe("list_tickets");
+    expect(first("show me the open tickets")).toBe("list_tickets");
   });
 
   it("reads a bare required `id` as the identifier of the thing the tool is named for (get_customer)", async () => {
