@@ -106,6 +106,15 @@ describe("ranking the demo desk's everyday requests", () => {
     expect(first("show customer cus_00042")).toBe("get_customer");
   });
 
+  it("reads `what's` as a question, like `what` (the demo desk)", async () => {
+    const first = await demoFirstOf();
+    expect(parseQuery("what's the status of ticket 42", new Map()).verbs).toEqual(
+      parseQuery("what is the status of ticket 42", new Map()).verbs,
+    );
+    expect(first("what's in ticket 42")).toBe("get_ticket");
+    expect(first("show me what's in ticket 42")).toBe("get_ticket");
+  });
+
   it("reads `what's` as a word and `'s`, not as a plural to list", () => {
     // Were it a plural, `show` would be a listing and no longer find `read` (a getter's word).
     const vocabulary = new Map(["read", "file", "list"].map((s) => [s, 1]));

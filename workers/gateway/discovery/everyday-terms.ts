@@ -23,13 +23,15 @@ export function everydayMeaning(wordStem: string): Iterable<string> {
  * The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours),
  * in either order ("the build is red" / "a red build", "count lines" / "line count").
  */
-export function everydayPhrases(text: string): { said: [string, string]; means: Set<string> }[] {
+export function everydayPhrases(
+  text: string,
+): { said: [string, string]; after: string[]; means: Set<string> }[] {
   const all = words(text);
   const stems = all.map(termStem);
-  const found: { said: [string, string]; means: Set<string> }[] = [];
+  const found: { said: [string, string]; after: string[]; means: Set<string> }[] = [];
   for (let i = 0; i + 1 < stems.length; i++) {
     const means = meaning.get(`${stems[i]} ${stems[i + 1]}`) ?? meaning.get(`${stems[i + 1]} ${stems[i]}`);
-    if (means) found.push({ said: [all[i]!, all[i + 1]!], means });
+    if (means) found.push({ said: [all[i]!, all[i + 1]!], after: all.slice(i + 2), means });
   }
   return found;
 }

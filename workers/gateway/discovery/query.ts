@@ -1,7 +1,7 @@
 import { everydayMeaning, everydayPhrases } from "./everyday-terms";
 import { canonical, synonyms } from "./synonyms";
 import { terms } from "./terms";
-import { stem, words } from "./tokenize";
+import { CONTRACTED, stem, words } from "./tokenize";
 import { LOOK, verbGroups, verbSynonyms } from "./verbs";
 
 /**
@@ -129,9 +129,7 @@ const GIVEN_ID = /\bids?\s*[:=#]?\s*[\p{L}\p{N}_-]*\p{N}/iu;
 
 const PAST = /^\p{L}+ed$/u;
 const PLURAL = /^\p{L}{2,}[^s]s$/u;
-/** Words that end like a plural but are a word and `'s` ("what's", "that's"). */
-const CONTRACTED = new Set(["whats", "thats", "heres", "theres", "whos", "hows", "lets", "wheres"]);
-const isPlural = (label: string) => PLURAL.test(label) && !CONTRACTED.has(label);
+
 /**
  * A verb with a subject says what someone does ("the customer we already track", "the tabs I opened"),
  * not what the query asks to do; a request is not ("can you list", "how do I invalidate").
@@ -170,7 +168,9 @@ export interface Query {
 export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
   const concepts: Concept[] = [];
   const seen = new Set<string>();
-  const first = words(text)[0] ?? "";
+  const written = words(text)[0] ?? "";
+  // "what's", "where's": the question word and `is`.
+  const first = CONTRACTED.has(written) ? written.slice(0, -1) : written;
   const question = QUESTION.has(first);
   // A where-question ("where is getUserById called") asks to find something.
   let verbs = first === "where" ? ["search"] : question ? [LOOK] : [];
@@ -234,7 +234,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const identifiers = [...plain.matchAll(IDENTIFIED)];
   const instances = identified(plain, identifiers, vocabulary);
   // "show me the open tickets": to get things, not one thing, is to list them.
-  if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && isPlural(c.label))) {
+  if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label))) {
     verbs = [...verbs, "list"];
     // ... and with no identifier given ("show customers"), its words find listing tools, not getters.
     if (identifiers.length === 0) keepListing(concepts);
@@ -306,10 +306,17 @@ function askedIds(concepts: Concept[]): Set<string> {
   return asked;
 }
 
-/** Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two. */
+/**
+ * Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two,
+ * or of the first word after them when both are stopwords (`what's in`).
+ */
 function addPhrases(text: string, concepts: Concept[]) {
-  for (const { said, means } of everydayPhrases(text)) {
-    const concept = concepts.find((c) => c.label === said[1]) ?? concepts.find((c) => c.label === said[0]);
+  for (const { said, after, means } of everydayPhrases(text)) {
+    // A phrase of stopwords ("what's in") means something about what follows it.
+    const concept =
+      concepts.find((c) => c.label === said[1]) ??
+      concepts.find((c) => c.label === said[0]) ??
+      after.map((word) => concepts.find((c) => c.label === word)).find((c) => c !== undefined);
     if (concept === undefined) continue;
     for (const s of means) if (!concept.stems.has(s)) concept.stems.set(s, EVERYDAY_WEIGHT);
   }

@@ -1,5 +1,8 @@
 /** Words and names → search terms: lowercase, split at non-alphanumerics and camelCase/snake_case boundaries. */
 
+/** A question or pointing word and `'s` (`what's`, `there's`): two stopwords, as words() writes them. */
+export const CONTRACTED = new Set(["whats", "thats", "heres", "theres", "whos", "hows", "lets", "wheres"]);
+
 export const STOPWORDS = new Set(
   (
     "a about above already also am among an and any are as at be been being below but by can could " +
@@ -7,7 +10,9 @@ export const STOPWORDS = new Set(
     "just me my of on onto or our please she should so some still than that the their them then " +
     "there these they this those to too toward towards under upon use used using very via want was " +
     "we were what when where which while who whom whose why will with within would yet you your"
-  ).split(" "),
+  )
+    .split(" ")
+    .concat([...CONTRACTED]),
 );
 
 /**
