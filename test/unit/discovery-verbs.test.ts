@@ -26,6 +26,25 @@ describe("ranking by common English forms", () => {
     expect(first("put an :eyes: on that Slack message")).toBe("slack.slack_add_reaction");
   });
 
+  it("reads `don't`, `isn't`, `I'd` as their verbs without `not`, and `need` as no term of a query", () => {
+    const labels = (text: string) => parseQuery(text, new Map()).concepts.map((c) => c.label);
+    expect(labels("I don't need the old branch anymore, delete it")).toEqual(["old", "branch", "delete"]);
+    expect(labels("why isn't my pod starting")).toEqual(["pod", "starting"]);
+    expect(labels("I'd like a list of what we've got")).not.toContain("ve");
+  });
+
+  it("reads what follows `called` as a name, not words about the tool; `named` says the tool takes one", () => {
+    const files = firstOf(
+      corpusTools("@modelcontextprotocol/server-filesystem", "@modelcontextprotocol/server-gitlab"),
+    );
+    expect(files("I need a new folder called logs")).toBe("filesystem.create_directory");
+    expect(files("make a new directory called issues")).toBe("filesystem.create_directory");
+    expect(files("create a GitLab project named infra")).toBe("gitlab.create_repository");
+    expect(
+      parseQuery("where is getUserById called in the project", new Map()).concepts.map((c) => c.label),
+    ).toContain("called");
+  });
+
   it("reads `still responding` as the liveness check", () => {
     expect(first("is kubernetes still responding?")).toBe("kubernetes.ping");
   });

@@ -97,6 +97,13 @@ const VALUES: [RegExp, string][] = [
   [/(^|\s)\.[a-z][\w-]*(?=$|[\s,;:!?)])/gu, "$1 selector "],
   // `#ops`, `#incident-response`: a chat channel.
   [/(^|\s)#\p{L}[\p{L}\p{N}_-]*(?=$|[\s.,;:!?)])/gu, "$1 channel "],
+  // What follows `named` or `titled` is a name ("a project named infra"): the tool takes one; what
+  // follows `called` too, but "called" is also a verb ("where is it called"), so the name goes alone.
+  [
+    /\b(?:named|titled)\s+(?!(?:in|from|by|on|at|the|a|an|with|to|for|when|if|and|or)\b)[\p{L}\p{N}_.-]+/giu,
+    " name ",
+  ],
+  [/\bcalled\s+(?!(?:in|from|by|on|at|the|a|an|with|to|for|when|if|and|or)\b)[\p{L}\p{N}_.-]+/giu, " "],
   // A quoted string is a value to pass ("search the page for 'out of stock'"), not what to do.
   [/(^|\s)["'“‘][^"'“”‘’]{1,80}["'”’](?=$|[\s.,;:!?)])/gu, "$1 text "],
   // Words in backticks (`npm run build`) are a command to run, not words about the tool.
@@ -136,6 +143,9 @@ const PLURAL = /^\p{L}{2,}[^s]s$/u;
  */
 const SUBJECT_VERB =
   /(?<!\b(?:can|could|would|will|should|shall|do|does|did|to|let|please)\s+)\b(?:i|we|you|they)\s+(?:already\s+|just\s+|still\s+|also\s+|usually\s+)?(\p{L}+)/giu;
+
+/** Words of requests that say nothing of the tool ("I need a new folder", "I don't want it anymore"). */
+const FILLER = new Set(["need", "needs", "anymore"]);
 
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
 const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
@@ -196,6 +206,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     // `all` says how many (ALL_THINGS reads it), not what: as a word it only meets descriptions that
     // happen to say it ("pages through all of them").
     if (term.label === "all" && queryTerms.length > 1) continue;
+    if (FILLER.has(term.label)) continue;
     seen.add(term.stem);
     // A past form says what happened ("the server I started", "merged PRs"), an -s form names things
     // or what they do ("the past checks", "the page that lists users"): neither is what to do.

@@ -15,16 +15,22 @@ export const STOPWORDS = new Set(
     .concat([...CONTRACTED]),
 );
 
+/** `don't`, `isn't`, `can't`, `won't`: the verb without its `not`. */
+const NOT = /\b(\p{L}+?)n['’]t\b/gu;
+
 /**
  * Splits `listIssues`, `get-sum`, `HTTPServer2` and prose into lowercase words (no stopword removal);
  * with `splitCase` false, `GitHub` and `arXiv` stay one word each (prose, not identifiers). An
- * apostrophe's `s` stays on its word (`what's` → whats, `database's` → databases, stemmed as plural).
+ * apostrophe's `s` stays on its word (`what's` → whats, `database's` → databases, stemmed as plural);
+ * `n't` goes (`isn't` → is) and so do `'d`, `'ll`, `'re`, `'ve` and `'m`.
  */
 export function words(text: string, splitCase = true): string[] {
   const split = splitCase
     ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     : text;
   return split
+    .replace(NOT, (_, word: string) => (word === "ca" ? "can" : word === "wo" ? "will" : word))
+    .replace(/(\p{L})['’](?:d|ll|re|ve|m)\b/gu, "$1")
     .replace(/(\p{L})['’]s\b/gu, "$1s")
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
