@@ -27,7 +27,9 @@
 // BENCH_NETWORK_EVENTS ("on" keeps wrangler dev's inspector Network domain enabled: every fetch() a
 // worker makes, such as an upstream tool call, is then reported to wrangler's Node process, ~8 ms of CPU
 // per call that a deployed Worker does not pay; by default the bench disables it, scripts/bench/network-events.mjs),
-// BENCH_TOOL_CALLS (100: calls per series in section 4), BENCH_PACED_ROUNDS (30: section 1c).
+// BENCH_TOOL_CALLS (100: calls per series in section 4), BENCH_PACED_ROUNDS (30: section 1c),
+// WRANGLER_TOOLCHAIN ("current": under Node 22 with the current wrangler of scripts/node22, as users
+// run it today; default the repo's pinned wrangler, the newest that runs on Node 20).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -46,7 +48,11 @@ import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { summarize } from "./bench/stats.mjs";
-import { root } from "./lib/wrangler-dev.mjs";
+import { reexecUnderNode22 } from "./lib/node22.mjs";
+import { root, wranglerVersion } from "./lib/wrangler-dev.mjs";
+
+// WRANGLER_TOOLCHAIN=current: the whole bench on the Node 22 toolchain's current wrangler.
+if (process.env.WRANGLER_TOOLCHAIN === "current") await reexecUnderNode22();
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 20, true);
@@ -258,7 +264,7 @@ async function main() {
   gw = gatewayClient(stack.base, API_KEY);
   const codemodeLive = await fetch(`${stack.base}/codemode/live`).then((r) => r.json());
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
-  const versions = `wrangler ${version("wrangler")}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
+  const versions = `wrangler ${wranglerVersion()}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
   console.log(
     `${versions}, node ${process.version}; gateway auth: ${stack.upstreams.health.auth}; LOG_LEVEL ${LOG_LEVEL}${process.env.BENCH_LOG_LEVEL ? "" : " (as npm run dev; BENCH_LOG_LEVEL=info adds the request log line)"}; ` +
       `inspector network events ${NETWORK_EVENTS ? "on (as wrangler dev runs)" : "off (a deployed Worker has no inspector; BENCH_NETWORK_EVENTS=on keeps them)"}`,

@@ -14,8 +14,11 @@ import { APPLIES, DOES_NOT_APPLY } from "./conformance/scenarios.mjs";
 import { startAuthProxy } from "./lib/auth-proxy.mjs";
 import { CONFORMANCE_CLI, reexecUnderNode22, TOOLCHAIN } from "./lib/node22.mjs";
 import { startStack } from "./lib/stack.mjs";
+import { wranglerVersion } from "./lib/wrangler-dev.mjs";
 
 await reexecUnderNode22();
+// The wrangler users get today (scripts/node22), unless WRANGLER_TOOLCHAIN=pinned asks for the repo's.
+process.env.WRANGLER_TOOLCHAIN ??= "current";
 
 const RESULTS = join(TOOLCHAIN, "results");
 const cliVersion = JSON.parse(readFileSync(join(CONFORMANCE_CLI, "../../package.json"), "utf8")).version;
@@ -126,7 +129,7 @@ async function main() {
     if (!saved.ok) throw new Error(`saving a skill failed: HTTP ${saved.status} ${await saved.text()}`);
     const server = await probe(mcpUrl);
     console.log(
-      `\nMCP conformance ${cliVersion} on Node ${process.version} against ${mcpUrl} (auth proxy to ${stack.url})`,
+      `\nMCP conformance ${cliVersion} on Node ${process.version}, wrangler ${wranglerVersion()}, against ${mcpUrl} (auth proxy to ${stack.url})`,
     );
     console.log(
       `gateway: capabilities ${Object.keys(server.capabilities).join(", ")}; tools ${server.tools.join(", ")}; resources ${server.resources.join(", ")}\n`,

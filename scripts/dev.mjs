@@ -5,8 +5,12 @@
 // catastrophic regular expression, say) would otherwise hang everything. A watchdog restarts the
 // whole stack if the gateway itself ever stops answering.
 import { ensureDevKey, ensureDevVar } from "./lib/dev-vars.mjs";
+import { reexecUnderNode22 } from "./lib/node22.mjs";
 import { startStack } from "./lib/stack.mjs";
 import { isLive } from "./lib/wrangler-dev.mjs";
+
+// WRANGLER_TOOLCHAIN=current: under Node 22 with the current wrangler of scripts/node22.
+if (process.env.WRANGLER_TOOLCHAIN === "current") await reexecUnderNode22();
 
 const port = Number(process.env.PORT ?? 8787);
 const WATCH_EVERY_MS = 2_000;

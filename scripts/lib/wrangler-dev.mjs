@@ -2,13 +2,42 @@
 // stops it (SIGTERM, then SIGKILL for the group: a workerd stuck in native code ignores SIGTERM).
 // Used by `npm run dev`, `npm run bench` and the end-to-end tests.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The Node 22 toolchain's wrangler (scripts/node22, installed by scripts/lib/node22.mjs). */
+const CURRENT_WRANGLER = join(root, "node_modules/.cache/node22/node_modules/wrangler");
+
+/**
+ * The wrangler that `wrangler dev` runs: the repo's pinned one (4.86, the newest that runs on Node
+ * 20), or with WRANGLER_TOOLCHAIN=current the current one of the Node 22 toolchain, which
+ * `npm run test:node22` and `npm run conformance` use. Returns its package directory.
+ */
+export function wranglerPackage() {
+  const choice = process.env.WRANGLER_TOOLCHAIN ?? "pinned";
+  if (choice === "pinned") return join(root, "node_modules/wrangler");
+  if (choice !== "current")
+    throw new Error(`WRANGLER_TOOLCHAIN must be "pinned" or "current", got "${choice}"`);
+  if (Number(process.versions.node.split(".")[0]) < 22) {
+    throw new Error(`WRANGLER_TOOLCHAIN=current needs Node >= 22 (this is ${process.version})`);
+  }
+  if (!existsSync(CURRENT_WRANGLER)) {
+    throw new Error(
+      `${CURRENT_WRANGLER} is missing: the Node 22 toolchain is installed by scripts/lib/node22.mjs`,
+    );
+  }
+  return CURRENT_WRANGLER;
+}
+
+/** The version of the wrangler that `wrangler dev` runs (wranglerPackage). */
+export function wranglerVersion() {
+  return JSON.parse(readFileSync(join(wranglerPackage(), "package.json"), "utf8")).version;
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -36,11 +65,17 @@ export async function startWranglerDev(options = {}) {
   const inspectorPort = await freePort();
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
   if (persistDir) args.push("--persist-to", persistDir);
+  else if (process.env.WRANGLER_TOOLCHAIN === "current") {
+    // Current workerd's local storage cannot be read by the pinned one (its alarm table has another
+    // shape), so the two toolchains keep their state apart, next to the config as wrangler would.
+    const config = options.configs?.[0] ?? "wrangler.toml";
+    args.push("--persist-to", join(resolve(root, dirname(config)), ".wrangler/state-current"));
+  }
   if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...options.env };
   const stdio = ["ignore", "pipe", "pipe"];
-  const child = spawn(join(root, "node_modules/.bin/wrangler"), args, {
+  const child = spawn(process.execPath, [join(wranglerPackage(), "bin/wrangler.js"), ...args], {
     cwd: root,
     env,
     detached: true,

@@ -162,7 +162,11 @@ describe("a sandbox stuck in native code cannot take the gateway down", () => {
       expect(search.isError).toBeFalsy();
       const r = await stuck;
       expect(r.isError).toBe(true);
-      expect(r.error?.name).toMatch(/SandboxError|TimeoutError|ResourceLimitError/);
+      // The host's error; or, for the memory bomb on current workerd (4.164) now and then, V8's own
+      // refusal to grow the array further before the isolate runs out of memory.
+      expect(`${r.error?.name}: ${r.error?.message}`).toMatch(
+        /^(?:SandboxError|TimeoutError|ResourceLimitError): |^RangeError: Invalid array length$/,
+      );
       expect(await recovered()).toBeLessThan(60_000);
     }, 120_000);
   }
