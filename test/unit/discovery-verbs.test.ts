@@ -134,6 +134,12 @@ describe("ranking the demo desk's everyday requests", () => {
     expect(first("show me what's in ticket 42")).toBe("get_ticket");
   });
 
+  it("reads a word after `stay` or `is` as how something is, not what to do (the demo desk)", async () => {
+    const first = await demoFirstOf();
+    expect(first("I don't want ticket 7 to stay open, close it")).toBe("update_ticket");
+    expect(first("ticket 7 is still open, close it")).toBe("update_ticket");
+  });
+
   it("reads `what's` as a word and `'s`, not as a plural to list", () => {
     // Were it a plural, `show` would be a listing and no longer find `read` (a getter's word).
     const vocabulary = new Map(["read", "file", "list"].map((s) => [s, 1]));

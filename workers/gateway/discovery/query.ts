@@ -147,6 +147,10 @@ const SUBJECT_VERB =
 /** Words of requests that say nothing of the tool ("I need a new folder", "I don't want it anymore"). */
 const FILLER = new Set(["need", "needs", "anymore"]);
 
+/** A word after `stay`, `remain` or `is` says how something is ("keep it from staying open"), not what to do. */
+const STATE =
+  /\b(?:stay|stays|stayed|staying|remain|remains|remained|is|are|was|were|be|been|being)\s+(?:still\s+)?(\p{L}+)/giu;
+
 /** A query that starts with one of these asks to look something up, whatever verb follows. */
 const QUESTION = new Set("which what when where who whose why is are was were does did has".split(" "));
 
@@ -198,7 +202,9 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   const parts = identifierParts(plain);
   // A long identifier (`getUserById`) is a symbol in code.
   const symbol = [...parts.values()].some((split) => split.length >= SYMBOL_PARTS);
-  const described = new Set([...plain.matchAll(SUBJECT_VERB)].map((m) => m[1]!.toLowerCase()));
+  const described = new Set(
+    [...plain.matchAll(SUBJECT_VERB), ...plain.matchAll(STATE)].map((m) => m[1]!.toLowerCase()),
+  );
   const said = `${plain}${files > 1 ? " multiple" : ""}${symbol ? " code" : ""}`;
   const queryTerms = terms(said, false);
   for (const term of queryTerms) {
