@@ -43,6 +43,8 @@ export async function startStack(options = {}) {
       vars: options.vars,
       env,
       persist: options.persist,
+      // The gateway's config is written to a temporary directory: its state is kept in the repo's.
+      stateDir: root,
       echo: options.echo,
       envFile,
     });

@@ -52,9 +52,13 @@ export function freePort() {
 /**
  * envFile: secrets/vars for the primary worker (`--env-file`, e.g. the repo's .dev.vars when the config is generated elsewhere).
  * @param {{ configs?: string[], port?: number, vars?: Record<string, string>, env?: Record<string, string>,
- *   persist?: "temp" | "default", echo?: (line: string) => boolean, startupMs?: number, envFile?: string }} options
+ *   persist?: "temp" | "default", stateDir?: string, echo?: (line: string) => boolean, startupMs?: number,
+ *   envFile?: string }} options
  *   vars: `--var` values (the primary worker only); env: extra process environment;
- *   persist "temp": a fresh state directory, removed on stop; echo: lines of wrangler's output to show.
+ *   persist "temp": a fresh state directory, removed on stop; otherwise the state is kept in
+ *   `<stateDir>/.wrangler/state` (default: the first config's directory, as wrangler does), or
+ *   `state-current` under current wrangler, whose local storage the pinned one cannot read (a Durable
+ *   Object's alarm table has another shape there); echo: lines of wrangler's output to show.
  */
 export async function startWranglerDev(options = {}) {
   const port = options.port ?? (await freePort());
@@ -64,13 +68,13 @@ export async function startWranglerDev(options = {}) {
   for (const config of options.configs ?? ["wrangler.toml"]) args.push("-c", config);
   const inspectorPort = await freePort();
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
-  if (persistDir) args.push("--persist-to", persistDir);
-  else if (process.env.WRANGLER_TOOLCHAIN === "current") {
-    // Current workerd's local storage cannot be read by the pinned one (its alarm table has another
-    // shape), so the two toolchains keep their state apart, next to the config as wrangler would.
-    const config = options.configs?.[0] ?? "wrangler.toml";
-    args.push("--persist-to", join(resolve(root, dirname(config)), ".wrangler/state-current"));
-  }
+  const stateDir = options.stateDir ?? resolve(root, dirname(options.configs?.[0] ?? "wrangler.toml"));
+  const kept = join(
+    stateDir,
+    ".wrangler",
+    process.env.WRANGLER_TOOLCHAIN === "current" ? "state-current" : "state",
+  );
+  args.push("--persist-to", persistDir ?? kept);
   if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...options.env };
