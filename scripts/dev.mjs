@@ -48,7 +48,12 @@ async function run() {
   for (;;) {
     // wrangler prints a line per request itself; the gateway's own JSON line per request also
     // crosses wrangler's inspector proxy, whose workerd keeps growing with it (npm run soak).
-    const vars = { LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" };
+    // Local state is kept across runs (.wrangler/state): upstream tool lists are refreshed after a
+    // minute, not a day, so a tool changed in an upstream under development shows up soon.
+    const vars = {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      SCHEMA_CACHE_TTL_SECONDS: process.env.SCHEMA_CACHE_TTL_SECONDS ?? "60",
+    };
     current = await startStack({ port, vars, echo: (line) => !PROBE_LOG.test(line) });
     await banner(current.url, key);
     let misses = 0;
