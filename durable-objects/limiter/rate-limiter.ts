@@ -17,6 +17,15 @@ export interface Admission extends TakeResult {
   lease?: string | null;
 }
 
+/** One request's admit, as `admitMany` takes it. */
+export interface AdmitAsk {
+  keyId: string;
+  perMinute: number;
+  count: number;
+  lease?: { max: number; ttlMs: number };
+  released: string[];
+}
+
 interface Bucket {
   tokens: number;
   at: number;
@@ -70,6 +79,11 @@ export class RateLimiter extends DurableObject {
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
     if (!taken.allowed || lease === undefined) return taken;
     return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
+  }
+
+  /** Several admits in one call, each decided on its own, in order (limits/admission-line.ts). */
+  admitMany(asks: AdmitAsk[]): Admission[] {
+    return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released));
   }
 
   /**

@@ -6,7 +6,8 @@ import { readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { scopeOf } from "../http/scope";
 import { timed } from "../timing/clock";
-import { leaseTerms, limiter } from "./limiter";
+import { admitInLine } from "./admission-line";
+import { leaseTerms } from "./limiter";
 import { releaseLease, requeueReleases, takeReleases } from "./releases";
 
 /** A lone MCP `tools/call` of `execute`: its lease is taken with its tokens. */
@@ -51,6 +52,7 @@ function refusal(result: TakeResult, count: number): string {
  * with Retry-After and RateLimit-* headers (a JSON-RPC error body on /mcp). A request that is one
  * execution also gets its concurrency lease in the same Durable Object call, released when the
  * request ends (returned with the isolate's next admit, or within RELEASE_WINDOW_MS: releases.ts).
+ * Admits of one team that meet in this isolate share calls (admission-line.ts).
  * Runs after the API key middleware.
  */
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -58,7 +60,6 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { config } = await timed(clock, "scope", () => scopeOf(c));
   const { count, execution } = await timed(clock, "body", () => cost(c), false);
   const team = c.get("team");
-  const stub = limiter(c.env, team);
   const terms = execution ? leaseTerms(config) : undefined;
   const released = takeReleases(team);
   const waitUntil = c.executionCtx.waitUntil.bind(c.executionCtx);
@@ -66,7 +67,12 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
     clock,
     "admit",
     () =>
-      stub.admit(c.get("keyId"), config.rateLimit.perMinute, count, terms, released).catch((err) => {
+      admitInLine(
+        c.env,
+        team,
+        { keyId: c.get("keyId"), perMinute: config.rateLimit.perMinute, count, lease: terms, released },
+        waitUntil,
+      ).catch((err) => {
         requeueReleases(c.env, team, released, waitUntil);
         throw err;
       }),

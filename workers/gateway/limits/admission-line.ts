@@ -1,0 +1,151 @@
+import type { Admission, AdmitAsk } from "../../../durable-objects/limiter/rate-limiter";
+import type { GatewayEnv } from "../env";
+import { HttpError } from "../http/errors";
+import { limiter } from "./limiter";
+import { releaseLease } from "./releases";
+
+type WaitUntil = (promise: Promise<unknown>) => void;
+
+export interface AdmissionLineOptions {
+  /** admit calls one team may have under way from this isolate before later asks queue */
+  maxInFlight: number;
+  /** asks per queued call */
+  maxBatch: number;
+  /** how long a queued ask waits for its answer before its request fails (503) */
+  waitMs: number;
+}
+
+/**
+ * Measured at c=50 (alternating blocks, JS thread per execution): 0.30 ± 0.05 ms less on wrangler
+ * 4.86, 0.62 ± 0.07 ms on 4.164 (README "Rate limits").
+ */
+export const ADMISSION_LINE: AdmissionLineOptions = { maxInFlight: 2, maxBatch: 64, waitMs: 5_000 };
+
+interface Waiting {
+  ask: AdmitAsk;
+  /** `waitUntil`: the sending request's, for a lease answered too late (the asker has gone) */
+  answer: (admission: Admission, waitUntil: WaitUntil) => void;
+  fail: (err: unknown) => void;
+}
+
+interface Line {
+  inFlight: number;
+  queue: Waiting[];
+}
+
+/**
+ * A team's admit calls from this isolate: while `maxInFlight` are under way, later asks queue, and
+ * when one returns, the queue goes in one `admitMany` call, each ask decided on its own and in
+ * order by the team's limiter object, as separate calls would be. A burst of requests then costs a
+ * few Durable Object calls instead of one each; a request that queues waits for at most one call
+ * more. A queued request keeps its own timer (workerd ends a request that waits only on another
+ * request's I/O) and fails after `waitMs` without an answer; a lease answered after that goes back.
+ */
+export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
+  const lines = new Map<string, Line>();
+
+  function lineOf(team: string): Line {
+    let line = lines.get(team);
+    if (line === undefined) {
+      line = { inFlight: 0, queue: [] };
+      lines.set(team, line);
+    }
+    return line;
+  }
+
+  /**
+   * Takes a call slot; the returned function gives it back (once), when the call settles or after
+   * `waitMs` if it never does, so a call lost with its request cannot hold the line forever.
+   */
+  function occupy(env: GatewayEnv, team: string, line: Line, waitUntil: WaitUntil): () => void {
+    line.inFlight++;
+    let held = true;
+    const free = () => {
+      if (!held) return;
+      held = false;
+      clearTimeout(deadline);
+      line.inFlight--;
+      if (line.inFlight === 0 && line.queue.length === 0) lines.delete(team);
+      else send(env, team, line, waitUntil);
+    };
+    const deadline = setTimeout(free, options.waitMs);
+    return free;
+  }
+
+  /** Sends the queue (its first `maxBatch` asks) when a call may go. */
+  function send(env: GatewayEnv, team: string, line: Line, waitUntil: WaitUntil): void {
+    if (line.queue.length === 0 || line.inFlight >= options.maxInFlight) return;
+    const batch = line.queue.splice(0, options.maxBatch);
+    const free = occupy(env, team, line, waitUntil);
+    const call = limiter(env, team)
+      .admitMany(batch.map((w) => w.ask))
+      .then(
+        (answers) => {
+          batch.forEach((w, i) => {
+            const answer = answers[i];
+            if (answer) w.answer(answer, waitUntil);
+            else w.fail(new Error(`the rate limiter answered ${answers.length} of ${batch.length} admits`));
+          });
+        },
+        (err: unknown) => {
+          for (const w of batch) w.fail(err);
+        },
+      )
+      .finally(free);
+    waitUntil(call);
+  }
+
+  function queued(env: GatewayEnv, team: string, line: Line, ask: AdmitAsk) {
+    return new Promise<Admission>((resolve, reject) => {
+      let done = false;
+      const waiting: Waiting = {
+        ask,
+        answer: (admission, senderWaitUntil) => {
+          if (!done) {
+            done = true;
+            clearTimeout(timer);
+            resolve(admission);
+          } else if (typeof admission.lease === "string") {
+            releaseLease(env, team, admission.lease, senderWaitUntil);
+          }
+        },
+        fail: (err) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      const timer = setTimeout(() => {
+        const at = line.queue.indexOf(waiting);
+        if (at >= 0) line.queue.splice(at, 1);
+        waiting.fail(
+          new HttpError(
+            503,
+            "limiter_unavailable",
+            `The rate limiter did not answer within ${options.waitMs / 1000} s; retry`,
+          ),
+        );
+      }, options.waitMs);
+      line.queue.push(waiting);
+    });
+  }
+
+  /** The limiter's answer to `ask` for a request of `team` (`waitUntil`: that request's). */
+  return function admit(
+    env: GatewayEnv,
+    team: string,
+    ask: AdmitAsk,
+    waitUntil: WaitUntil,
+  ): Promise<Admission> {
+    const line = lineOf(team);
+    if (line.inFlight >= options.maxInFlight) return queued(env, team, line, ask);
+    const free = occupy(env, team, line, waitUntil);
+    return limiter(env, team)
+      .admit(ask.keyId, ask.perMinute, ask.count, ask.lease, ask.released)
+      .finally(free);
+  };
+}
+
+/** This isolate's admission line (rate-limit.ts). */
+export const admitInLine = admissionLine();
