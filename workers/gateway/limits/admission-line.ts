@@ -28,8 +28,14 @@ interface Waiting {
   fail: (err: unknown) => void;
 }
 
+/** A call under way: when it went, and how to give its slot back. */
+interface Call {
+  at: number;
+  free: () => void;
+}
+
 interface Line {
-  inFlight: number;
+  calls: Set<Call>;
   queue: Waiting[];
 }
 
@@ -39,7 +45,8 @@ interface Line {
  * order by the team's limiter object, as separate calls would be. A burst of requests then costs a
  * few Durable Object calls instead of one each; a request that queues waits for at most one call
  * more. A queued request keeps its own timer (workerd ends a request that waits only on another
- * request's I/O) and fails after `waitMs` without an answer; a lease answered after that goes back.
+ * request's I/O) and fails after `waitMs` without an answer; a lease answered after that goes back;
+ * a call still under way after `waitMs` no longer holds its slot (checked as asks come, no timer).
  */
 export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
   const lines = new Map<string, Line>();
@@ -47,34 +54,35 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
   function lineOf(team: string): Line {
     let line = lines.get(team);
     if (line === undefined) {
-      line = { inFlight: 0, queue: [] };
+      line = { calls: new Set(), queue: [] };
       lines.set(team, line);
     }
     return line;
   }
 
-  /**
-   * Takes a call slot; the returned function gives it back (once), when the call settles or after
-   * `waitMs` if it never does, so a call lost with its request cannot hold the line forever.
-   */
+  /** Takes a call slot; the returned function gives it back (once) and sends what queued meanwhile. */
   function occupy(env: GatewayEnv, team: string, line: Line, waitUntil: WaitUntil): () => void {
-    line.inFlight++;
-    let held = true;
-    const free = () => {
-      if (!held) return;
-      held = false;
-      clearTimeout(deadline);
-      line.inFlight--;
-      if (line.inFlight === 0 && line.queue.length === 0) lines.delete(team);
-      else send(env, team, line, waitUntil);
+    const call: Call = {
+      at: Date.now(),
+      free: () => {
+        if (!line.calls.delete(call)) return;
+        if (line.calls.size === 0 && line.queue.length === 0) lines.delete(team);
+        else send(env, team, line, waitUntil);
+      },
     };
-    const deadline = setTimeout(free, options.waitMs);
-    return free;
+    line.calls.add(call);
+    return call.free;
+  }
+
+  /** Slots of calls older than `waitMs` go back: a call lost with its request cannot hold the line. */
+  function reap(line: Line): void {
+    const now = Date.now();
+    for (const call of line.calls) if (now - call.at >= options.waitMs) call.free();
   }
 
   /** Sends the queue (its first `maxBatch` asks) when a call may go. */
   function send(env: GatewayEnv, team: string, line: Line, waitUntil: WaitUntil): void {
-    if (line.queue.length === 0 || line.inFlight >= options.maxInFlight) return;
+    if (line.queue.length === 0 || line.calls.size >= options.maxInFlight) return;
     const batch = line.queue.splice(0, options.maxBatch);
     const free = occupy(env, team, line, waitUntil);
     const call = limiter(env, team)
@@ -139,7 +147,8 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
     waitUntil: WaitUntil,
   ): Promise<Admission> {
     const line = lineOf(team);
-    if (line.inFlight >= options.maxInFlight) return queued(env, team, line, ask);
+    reap(line);
+    if (line.calls.size >= options.maxInFlight) return queued(env, team, line, ask);
     const free = occupy(env, team, line, waitUntil);
     return limiter(env, team)
       .admit(ask.keyId, ask.perMinute, ask.count, ask.lease, ask.released)
