@@ -28,10 +28,10 @@ interface Waiting {
   fail: (err: unknown) => void;
 }
 
-/** A call under way: when it went, and how to give its slot back. */
+/** A call under way: when it went, and how to give its slot back (`via`: whose `waitUntil` sends next). */
 interface Call {
   at: number;
-  free: () => void;
+  free: (via?: WaitUntil) => void;
 }
 
 interface Line {
@@ -64,20 +64,23 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
   function occupy(env: GatewayEnv, team: string, line: Line, waitUntil: WaitUntil): () => void {
     const call: Call = {
       at: Date.now(),
-      free: () => {
+      free: (via = waitUntil) => {
         if (!line.calls.delete(call)) return;
         if (line.calls.size === 0 && line.queue.length === 0) lines.delete(team);
-        else send(env, team, line, waitUntil);
+        else send(env, team, line, via);
       },
     };
     line.calls.add(call);
-    return call.free;
+    return () => call.free();
   }
 
-  /** Slots of calls older than `waitMs` go back: a call lost with its request cannot hold the line. */
-  function reap(line: Line): void {
+  /**
+   * Slots of calls older than `waitMs` go back (a call lost with its request cannot hold the line);
+   * what queued goes with the asking request's `waitUntil`, not the lost one's.
+   */
+  function reap(line: Line, waitUntil: WaitUntil): void {
     const now = Date.now();
-    for (const call of line.calls) if (now - call.at >= options.waitMs) call.free();
+    for (const call of line.calls) if (now - call.at >= options.waitMs) call.free(waitUntil);
   }
 
   /** Sends the queue (its first `maxBatch` asks) when a call may go. */
@@ -147,7 +150,7 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
     waitUntil: WaitUntil,
   ): Promise<Admission> {
     const line = lineOf(team);
-    reap(line);
+    reap(line, waitUntil);
     if (line.calls.size >= options.maxInFlight) return queued(env, team, line, ask);
     const free = occupy(env, team, line, waitUntil);
     return limiter(env, team)
