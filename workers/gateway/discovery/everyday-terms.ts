@@ -19,16 +19,21 @@ export function everydayMeaning(wordStem: string): Iterable<string> {
   return meaning.get(wordStem) ?? [];
 }
 
+/** A two-word everyday phrase found in a text: its words, the words after it, the tool words it means. */
+export interface EverydayPhrase {
+  said: [string, string];
+  after: string[];
+  means: Set<string>;
+}
+
 /**
  * The tool words for the two-word everyday phrases in `text` (`opening hours` → details, place, hours),
  * in either order ("the build is red" / "a red build", "count lines" / "line count").
  */
-export function everydayPhrases(
-  text: string,
-): { said: [string, string]; after: string[]; means: Set<string> }[] {
+export function everydayPhrases(text: string): EverydayPhrase[] {
   const all = words(text);
   const stems = all.map(termStem);
-  const found: { said: [string, string]; after: string[]; means: Set<string> }[] = [];
+  const found: EverydayPhrase[] = [];
   for (let i = 0; i + 1 < stems.length; i++) {
     const means = meaning.get(`${stems[i]} ${stems[i + 1]}`) ?? meaning.get(`${stems[i + 1]} ${stems[i]}`);
     if (means) found.push({ said: [all[i]!, all[i + 1]!], after: all.slice(i + 2), means });
