@@ -96,6 +96,7 @@ const NAMES = {
  * @typedef {{ name: string, package: string, description: string, tools: CorpusTool[] }} CorpusServer
  * @typedef {CorpusTool & { server: string, qualifiedName: string }} CorpusCatalogTool
  * @typedef {{ id: string, intent: string, accept: string[], half: "tune" | "holdout" }} Intent
+ * @typedef {Intent & { task: string }} SearchedIntent an intent as an agent searched for it: `intent` is the query, `task` the intent's own text
  */
 
 /** @type {CorpusServer[] | undefined} */
@@ -182,6 +183,44 @@ export function loadIntents() {
   const problems = intentProblems(intents);
   if (problems.length > 0) throw new Error(`bench/discovery/intents.json:\n  ${problems.join("\n  ")}`);
   return intents;
+}
+
+export const AGENT_QUERIES_FILE = join(dirname(fileURLToPath(import.meta.url)), "agent-queries.json");
+const MAX_QUERY_CHARS = 500;
+
+/**
+ * Problems with agent-queries.json's `queries` against `intents`: one non-empty query (at most the
+ * 500 characters search_tools takes) for every intent id, and no id that is not an intent's.
+ * @param {Intent[]} intents
+ * @param {unknown} queries
+ * @returns {string[]}
+ */
+export function agentQueryProblems(intents, queries) {
+  if (typeof queries !== "object" || queries === null || Array.isArray(queries))
+    return ["queries must be an object mapping intent ids to query text"];
+  const problems = [];
+  const ids = new Set(intents.map((intent) => intent.id));
+  for (const id of ids) {
+    const query = /** @type {Record<string, unknown>} */ (queries)[id];
+    if (typeof query !== "string" || query.trim() === "") problems.push(`intent ${id}: no query`);
+    else if (query.length > MAX_QUERY_CHARS)
+      problems.push(`intent ${id}: query is ${query.length} characters (at most ${MAX_QUERY_CHARS})`);
+  }
+  for (const id of Object.keys(queries)) if (!ids.has(id)) problems.push(`${id}: no such intent`);
+  return problems;
+}
+
+/**
+ * The intents as an agent searches for them: each intent's `intent` replaced by the query of
+ * agent-queries.json (its own text kept as `task`), checked (throws listing every problem).
+ * @param {Intent[]} intents
+ * @returns {SearchedIntent[]}
+ */
+export function loadAgentQueries(intents) {
+  const { queries } = JSON.parse(readFileSync(AGENT_QUERIES_FILE, "utf8"));
+  const problems = agentQueryProblems(intents, queries);
+  if (problems.length > 0) throw new Error(`bench/discovery/agent-queries.json:\n  ${problems.join("\n  ")}`);
+  return intents.map((intent) => ({ ...intent, task: intent.intent, intent: queries[intent.id] }));
 }
 
 /** The server of a qualified tool name (`github.create_issue` → github). */

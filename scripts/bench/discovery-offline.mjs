@@ -1,6 +1,7 @@
 // Discovery quality without a gateway: workers/gateway/discovery/search.ts bundled with esbuild and
 // run in Node over the 297-tool corpus (bench/discovery/servers.mjs) for every labeled intent of
-// bench/discovery/intents.json, next to a textbook BM25 baseline (bench/discovery/bm25.mjs).
+// bench/discovery/intents.json, next to a textbook BM25 baseline (bench/discovery/bm25.mjs), twice: with
+// each intent's own text, and with the query an agent sent for it (bench/discovery/agent-queries.json).
 // Prints recall@1, recall@5 and MRR per half (tune / holdout) and overall, and in-process ranking
 // latency p50/p99 per query with all 297 tools.
 //
@@ -11,6 +12,8 @@
 //                                                             only (no intent text: the holdout stays unread)
 //   node scripts/bench/discovery-offline.mjs --json           the figures as JSON
 //   node scripts/bench/discovery-offline.mjs --ref HEAD~1     search.ts of that git revision instead
+//   node scripts/bench/discovery-offline.mjs --set agent      --failures / --kinds of agent-queries.json
+//                                                             (each intent as the query an agent sent)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +22,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { bm25Index, evaluate, METRIC_HEADER, metricRows } from "../../bench/discovery/bm25.mjs";
-import { corpusCatalog, corpusServers, loadIntents, serverOf } from "../../bench/discovery/servers.mjs";
+import {
+  corpusCatalog,
+  corpusServers,
+  loadAgentQueries,
+  loadIntents,
+  serverOf,
+} from "../../bench/discovery/servers.mjs";
 import { ms, percentile, table } from "./stats.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -156,6 +165,7 @@ export async function runDiscoveryOffline({
   json = false,
   ref,
   kinds = false,
+  set = "tasks",
 } = {}) {
   const search = await loadSearch(ref);
   const catalog = corpusCatalog();
@@ -163,6 +173,7 @@ export async function runDiscoveryOffline({
   // array, so search.ts's per-catalog index cache holds; a ranking that does not take them ignores them).
   const servers = corpusServers().map(({ name, description }) => ({ name, description }));
   const intents = loadIntents();
+  const asSearched = loadAgentQueries(intents);
   const rankSearch = (query) =>
     search.rankCatalog(catalog, { query, servers }).map((tool) => tool.qualifiedName);
   const bm25 = bm25Index(catalog);
@@ -170,11 +181,17 @@ export async function runDiscoveryOffline({
 
   const ours = await evaluate(rankSearch, intents);
   const baseline = await evaluate(rankBm25, intents);
+  const agent = {
+    ours: await evaluate(rankSearch, asSearched),
+    baseline: await evaluate(rankBm25, asSearched),
+  };
   const latency = timeRanking(rankSearch, intents);
   const bm25Latency = timeRanking(rankBm25, intents);
+  const [shown, shownOurs, shownBaseline] =
+    set === "agent" ? [asSearched, agent.ours, agent.baseline] : [intents, ours, baseline];
   const ourFailures = failures(
-    intents.filter((i) => half === undefined || i.half === half),
-    ours,
+    shown.filter((i) => half === undefined || i.half === half),
+    shownOurs,
   );
 
   if (json) {
@@ -187,16 +204,17 @@ export async function runDiscoveryOffline({
           intents: intents.length,
           search_tools: strip(ours),
           bm25: strip(baseline),
+          agentQueries: { search_tools: strip(agent.ours), bm25: strip(agent.baseline) },
           latencyMs: { p50: percentile(latency, 50), p99: percentile(latency, 99) },
           bm25LatencyMs: { p50: percentile(bm25Latency, 50), p99: percentile(bm25Latency, 99) },
           ...(showFailures && { failures: ourFailures }),
-          ...(kinds && { missKinds: missKinds(intents, ours, baseline) }),
+          ...(kinds && { missKinds: missKinds(shown, shownOurs, shownBaseline) }),
         },
         null,
         2,
       ),
     );
-    return { ours, baseline, latency };
+    return { ours, baseline, agent, latency };
   }
 
   const tune = intents.filter((i) => i.half === "tune").length;
@@ -204,14 +222,31 @@ export async function runDiscoveryOffline({
     `Discovery quality, in process (search.ts of ${ref ?? "the working tree"}): ${catalog.length} corpus tools, ${intents.length} intents ` +
       `(${tune} tune, ${intents.length - tune} holdout)\n`,
   );
+  console.log(`the intents' own text (the task as a user gives it):\n${metricTable(ours, baseline)}`);
   console.log(
-    table(
-      METRIC_HEADER,
-      metricRows([
-        ["search_tools (search.ts)", ours],
-        ["BM25 baseline", baseline],
-      ]),
-    ),
+    `\nthe query an agent sent for each intent (agent-queries.json, written blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
+  );
+  const naming = toolNameWords(catalog);
+  const rows = [];
+  for (const [label, pick] of [
+    ["holds the tool's name words", (i) => namesTool(i, naming)],
+    ["does not", (i) => !namesTool(i, naming)],
+  ])
+    for (const part of ["tune", "holdout"]) {
+      const picked = asSearched.filter((i) => i.half === part && pick(i));
+      rows.push([
+        label,
+        part,
+        String(picked.length),
+        ...share(picked, agent.ours),
+        ...share(picked, agent.baseline),
+      ]);
+    }
+  console.log(
+    `of those, the queries that hold every word of an accepted tool's name (words most of a server's tools share left out) and the rest:\n${table(
+      ["agent queries", "half", "intents", "ours @1", "ours @5", "BM25 @1", "BM25 @5"],
+      rows,
+    )}`,
   );
   console.log(
     `\nranking latency per query (${catalog.length} tools, ${latency.length} queries): ` +
@@ -219,10 +254,10 @@ export async function runDiscoveryOffline({
       `BM25 (prebuilt index) p50 ${ms(percentile(bm25Latency, 50))}, p99 ${ms(percentile(bm25Latency, 99))}`,
   );
   if (kinds) {
-    const byHalf = missKinds(intents, ours, baseline);
+    const byHalf = missKinds(shown, shownOurs, shownBaseline);
     const names = Object.keys(byHalf.tune);
     console.log(
-      `\nsearch_tools misses at rank 1 by kind (counts only)\n${table(
+      `\nsearch_tools misses at rank 1 by kind (${set}; counts only)\n${table(
         ["half", ...names],
         Object.entries(byHalf).map(([name, k]) => [name, ...names.map((n) => String(k[n]))]),
       )}`,
@@ -230,12 +265,62 @@ export async function runDiscoveryOffline({
   }
   if (showFailures) {
     console.log(
-      `\nsearch_tools misses at rank 1${half ? ` (${half} half)` : ""}: ${ourFailures.length}\n` +
+      `\nsearch_tools misses at rank 1 (${set}${half ? `, ${half} half` : ""}): ${ourFailures.length}\n` +
         formatFailures(ourFailures),
     );
   }
-  return { ours, baseline, latency };
+  return { ours, baseline, agent, latency };
 }
+
+const words = (text) =>
+  text
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+
+/** Each tool's name words, without words a third or more of its server's tool names share (`browser_`, `API-`). */
+function toolNameWords(catalog) {
+  const byServer = new Map();
+  for (const tool of catalog) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+  const naming = new Map();
+  for (const tools of byServer.values()) {
+    const counts = new Map();
+    for (const tool of tools)
+      for (const w of new Set(words(tool.name))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const tool of tools)
+      naming.set(
+        tool.qualifiedName,
+        words(tool.name).filter((w) => counts.get(w) < tools.length / 3),
+      );
+  }
+  return naming;
+}
+
+/** Whether the query holds every name word of a tool the intent accepts. */
+function namesTool(intent, naming) {
+  const query = new Set(words(intent.intent));
+  return intent.accept.some((name) => {
+    const own = naming.get(name) ?? [];
+    return own.length > 0 && own.every((w) => query.has(w));
+  });
+}
+
+/** recall@1 and recall@5 of `evaluation` over `intents`, formatted. */
+function share(intents, evaluation) {
+  const within = (k) =>
+    intents.filter((i) => evaluation.ranks[i.id] >= 1 && evaluation.ranks[i.id] <= k).length;
+  return [1, 5].map((k) => (intents.length === 0 ? "-" : (within(k) / intents.length).toFixed(3)));
+}
+
+const metricTable = (ours, baseline) =>
+  table(
+    METRIC_HEADER,
+    metricRows([
+      ["search_tools (search.ts)", ours],
+      ["BM25 baseline", baseline],
+    ]),
+  );
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({
@@ -245,13 +330,19 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       json: { type: "boolean", default: false },
       kinds: { type: "boolean", default: false },
       ref: { type: "string" },
+      set: { type: "string", default: "tasks" },
     },
   });
   if (values.half !== undefined && values.half !== "tune" && values.half !== "holdout") {
     console.error('--half must be "tune" or "holdout"');
     process.exit(2);
   }
+  if (values.set !== "tasks" && values.set !== "agent") {
+    console.error('--set must be "tasks" (the intents\' text) or "agent" (agent-queries.json)');
+    process.exit(2);
+  }
   await runDiscoveryOffline({
+    set: values.set,
     showFailures: values.failures,
     half: values.half,
     json: values.json,

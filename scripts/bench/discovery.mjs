@@ -1,7 +1,8 @@
-// Section 6: discovery quality over real upstreams. The 22 servers of the 297-tool corpus are served
+// Section 7: discovery quality over real upstreams. The 22 servers of the 297-tool corpus are served
 // on loopback (scripts/bench/corpus-upstream.mjs) and given to a team `bench-corpus` made through
 // /admin with its own key; every labeled intent of bench/discovery/intents.json is asked of
-// `GET /v1/tools?q=…` (the same ranking as `search_tools`). Prints recall@1, recall@5 and MRR per half
+// `GET /v1/tools?q=…` (the same ranking as `search_tools`), once in its own words and once as the query
+// an agent sent for it (bench/discovery/agent-queries.json). Prints recall@1, recall@5 and MRR per half
 // (tune / holdout) and overall for search_tools and for a textbook BM25 (bench/discovery/bm25.mjs),
 // search latency p50/p99 with the 297 tools cached (client-side, `limit=10&detail=name`), and the
 // tokens of that team's tier-1 tools/list over MCP (the budget is 1,000). Deletes the team at the end.
@@ -12,7 +13,7 @@
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { bm25Index, evaluate, METRIC_HEADER, MRR_DEPTH, metricRows } from "../../bench/discovery/bm25.mjs";
-import { corpusCatalog, loadIntents } from "../../bench/discovery/servers.mjs";
+import { corpusCatalog, loadAgentQueries, loadIntents } from "../../bench/discovery/servers.mjs";
 import { readDevVar } from "../lib/dev-vars.mjs";
 import { countTokens } from "../lib/tokens.mjs";
 import { admin } from "./admin-api.mjs";
@@ -33,6 +34,7 @@ const searchPath = (query, limit) =>
 export async function runDiscovery({ base, adminToken }) {
   console.log("\n== 7. Discovery quality: search_tools over the 297-tool corpus as real upstreams");
   const intents = loadIntents();
+  const asSearched = loadAgentQueries(intents);
   const catalog = corpusCatalog();
   const upstream = await startCorpusUpstream();
   let created = false;
@@ -64,6 +66,10 @@ export async function runDiscovery({ base, adminToken }) {
     const ours = await evaluate(rankGateway, intents);
     const bm25 = bm25Index(catalog);
     const baseline = await evaluate((query) => bm25.rank(query), intents);
+    const agent = {
+      ours: await evaluate(rankGateway, asSearched),
+      baseline: await evaluate((query) => bm25.rank(query), asSearched),
+    };
 
     // Latency: what an agent's search costs, 297 tools cached; the answer must be the same top 10.
     const latencies = [];
@@ -90,14 +96,17 @@ export async function runDiscovery({ base, adminToken }) {
       `team ${TEAM}: ${upstream.servers.length} loopback upstreams, ${listed.total} tools; ` +
         `${intents.length} intents (${tune} tune, ${intents.length - tune} holdout)`,
     );
-    console.log(
+    const metrics = (mine, bm25Result) =>
       table(
         METRIC_HEADER,
         metricRows([
-          ["search_tools (GET /v1/tools)", ours],
-          ["BM25 (name+title+description+params)", baseline],
+          ["search_tools (GET /v1/tools)", mine],
+          ["BM25 (name+title+description+params)", bm25Result],
         ]),
-      ),
+      );
+    console.log(`the intents' own text (the task as a user gives it):\n${metrics(ours, baseline)}`);
+    console.log(
+      `the query an agent sent for each intent (bench/discovery/agent-queries.json, written blind to the corpus):\n${metrics(agent.ours, agent.baseline)}`,
     );
     console.log(
       `recall@k: an accepted tool in the top k; MRR: 1/rank of the first accepted tool (0 beyond ${MRR_DEPTH})`,
@@ -114,7 +123,7 @@ export async function runDiscovery({ base, adminToken }) {
           ? `(within the ${TIER1_BUDGET.toLocaleString("en-US")}-token budget)`
           : `— OVER the ${TIER1_BUDGET.toLocaleString("en-US")}-token budget`),
     );
-    return { ours, baseline, latency: { p50, p99 }, tier1Tokens };
+    return { ours, baseline, agent, latency: { p50, p99 }, tier1Tokens };
   } finally {
     if (created) await admin(base, adminToken, "DELETE", `/teams/${TEAM}`).catch(() => {});
     await upstream.stop();

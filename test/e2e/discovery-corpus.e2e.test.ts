@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadIntents } from "../../bench/discovery/servers.mjs";
+import { loadAgentQueries, loadIntents } from "../../bench/discovery/servers.mjs";
 import { startCorpusUpstream } from "../../scripts/bench/corpus-upstream.mjs";
 import { countTokens } from "../../scripts/lib/tokens.mjs";
 import { adminRequest, connect, teamWithKey } from "./client";
@@ -56,6 +56,15 @@ describe("discovery over the 297-tool corpus as upstreams", () => {
     }
     const accepted = new Set(loadIntents().flatMap((intent) => intent.accept));
     expect([...accepted].filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it("has the query an agent sent for every labeled intent, labels and the intent's own text kept", () => {
+    const intents = loadIntents();
+    const searched = loadAgentQueries(intents);
+    expect(searched.map(({ id, accept, half, task }) => ({ id, accept, half, intent: task }))).toEqual(
+      intents,
+    );
+    expect(searched.filter((s) => s.intent.trim() === "")).toEqual([]);
   });
 
   it('finds filesystem.create_directory in the top 5 for "make a new folder"', async () => {
