@@ -164,7 +164,7 @@ async function run(path, concurrency, count) {
 async function interleaved(concurrency) {
   const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
   const total = chunk * CHUNKS;
-  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0 }));
+  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0, chunkRates: [] }));
   for (let done = 0, round = 0; done < total; done += chunk, round++) {
     const count = Math.min(chunk, total - done);
     // The order turns every chunk, so no path always follows the same one (whose leftover
@@ -174,6 +174,7 @@ async function interleaved(concurrency) {
       const measured = await run(PATHS[i], concurrency, count);
       totals[i].latencies.push(...measured.latencies);
       totals[i].seconds += measured.seconds;
+      totals[i].chunkRates.push(measured.latencies.length / measured.seconds);
       totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
       totals[i].jsThreadMs += measured.jsThread * measured.latencies.length;
     }
@@ -183,7 +184,14 @@ async function interleaved(concurrency) {
     seconds: t.seconds,
     cpu: t.cpuMs / t.latencies.length,
     jsThread: t.jsThreadMs / t.latencies.length,
+    chunkRates: t.chunkRates,
   }));
+}
+
+/** The lowest and highest exec/s ratio of `a` to `b` over the chunks they ran in turn: a run's own spread. */
+function chunkSpread(a, b) {
+  const ratios = a.chunkRates.map((rate, k) => rate / b.chunkRates[k]);
+  return `chunks ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}x`;
 }
 
 // ---- main ----
@@ -229,7 +237,12 @@ async function latencies() {
       if (WARMUP > 0) await run(path, concurrency, WARMUP);
     }
     for (const [i, measured] of (await interleaved(concurrency)).entries()) {
-      const s = { ...summarize(measured), cpu: measured.cpu, jsThread: measured.jsThread };
+      const s = {
+        ...summarize(measured),
+        cpu: measured.cpu,
+        jsThread: measured.jsThread,
+        chunkRates: measured.chunkRates,
+      };
       results.push(s);
       console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
     }
@@ -237,7 +250,7 @@ async function latencies() {
     ratios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
-        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)}), CPU/exec ${(mcp.cpu / cm.cpu).toFixed(2)}x ` +
+        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)}; ${chunkSpread(mcp, cm)}), CPU/exec ${(mcp.cpu / cm.cpu).toFixed(2)}x ` +
         `(${mcp.cpu.toFixed(2)} vs ${cm.cpu.toFixed(2)} ms), JS thread/exec ${(mcp.jsThread / cm.jsThread).toFixed(2)}x ` +
         `(${mcp.jsThread.toFixed(2)} vs ${cm.jsThread.toFixed(2)} ms)`,
     );

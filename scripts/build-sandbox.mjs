@@ -5,7 +5,7 @@
 // (intrinsics.js, serialize.js, bridge-io.js) are inlined, tree-shaken, and never loaded alone, since
 // every module of a fresh isolate costs its own compile and link: with this and the skills' index
 // left out unless the skills part is in (parts.ts), trivial code loads 3 modules instead of 7, ~0.18
-// ms of CPU less per execution (paired rounds at c=50, README Latency). Inlined helpers hold no state and
+// ms of CPU less per execution (paired rounds at c=50, docs/bench-log.md, "Hot path"). Inlined helpers hold no state and
 // no classes, so a copy in each bundle behaves as one would (intrinsics are captured at each bundle's
 // evaluation, before any agent code runs). The modules are minified (whitespace, comments, local
 // names): every fresh isolate parses them again. Export names stay (the host and the Python isolate
