@@ -76,7 +76,8 @@ export function firstHit(ranked, accept) {
   return i + 1;
 }
 
-function metrics(ranks) {
+/** recall@1, recall@5 and MRR of first-hit `ranks` (firstHit), with their count. */
+export function metrics(ranks) {
   const n = ranks.length;
   if (n === 0) return { n, recall1: Number.NaN, recall5: Number.NaN, mrr: Number.NaN };
   return {
@@ -105,7 +106,7 @@ export async function evaluate(rank, intents) {
   return { tune: of("tune"), holdout: of("holdout"), all: of(undefined), ranks, results };
 }
 
-const fixed = (n) => (Number.isNaN(n) ? "–" : n.toFixed(3));
+export const fixed = (n) => (Number.isNaN(n) ? "–" : n.toFixed(3));
 
 /** Rows for stats.mjs `table`: one per ranker and half, given `[[label, evaluation], …]`. */
 export function metricRows(rankers) {

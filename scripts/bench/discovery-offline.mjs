@@ -21,7 +21,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { bm25Index, evaluate, METRIC_HEADER, metricRows } from "../../bench/discovery/bm25.mjs";
+import {
+  bm25Index,
+  bm25Words,
+  evaluate,
+  fixed,
+  METRIC_HEADER,
+  metricRows,
+  metrics,
+} from "../../bench/discovery/bm25.mjs";
 import {
   corpusCatalog,
   corpusServers,
@@ -272,13 +280,6 @@ export async function runDiscoveryOffline({
   return { ours, baseline, agent, latency };
 }
 
-const words = (text) =>
-  text
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-
 /** Each tool's name words, without words a third or more of its server's tool names share (`browser_`, `API-`). */
 function toolNameWords(catalog) {
   const byServer = new Map();
@@ -287,11 +288,11 @@ function toolNameWords(catalog) {
   for (const tools of byServer.values()) {
     const counts = new Map();
     for (const tool of tools)
-      for (const w of new Set(words(tool.name))) counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const w of new Set(bm25Words(tool.name))) counts.set(w, (counts.get(w) ?? 0) + 1);
     for (const tool of tools)
       naming.set(
         tool.qualifiedName,
-        words(tool.name).filter((w) => counts.get(w) < tools.length / 3),
+        bm25Words(tool.name).filter((w) => counts.get(w) < tools.length / 3),
       );
   }
   return naming;
@@ -299,7 +300,7 @@ function toolNameWords(catalog) {
 
 /** Whether the query holds every name word of a tool the intent accepts. */
 function namesTool(intent, naming) {
-  const query = new Set(words(intent.intent));
+  const query = new Set(bm25Words(intent.intent));
   return intent.accept.some((name) => {
     const own = naming.get(name) ?? [];
     return own.length > 0 && own.every((w) => query.has(w));
@@ -308,9 +309,8 @@ function namesTool(intent, naming) {
 
 /** recall@1 and recall@5 of `evaluation` over `intents`, formatted. */
 function share(intents, evaluation) {
-  const within = (k) =>
-    intents.filter((i) => evaluation.ranks[i.id] >= 1 && evaluation.ranks[i.id] <= k).length;
-  return [1, 5].map((k) => (intents.length === 0 ? "-" : (within(k) / intents.length).toFixed(3)));
+  const m = metrics(intents.map((i) => evaluation.ranks[i.id]));
+  return [fixed(m.recall1), fixed(m.recall5)];
 }
 
 const metricTable = (ours, baseline) =>
