@@ -28,8 +28,9 @@
 // worker makes, such as an upstream tool call, is then reported to wrangler's Node process, ~8 ms of CPU
 // per call that a deployed Worker does not pay; by default the bench disables it, scripts/bench/network-events.mjs),
 // BENCH_TOOL_CALLS (100: calls per series in section 4), BENCH_PACED_ROUNDS (30: section 1c),
-// WRANGLER_TOOLCHAIN ("current": under Node 22 with the current wrangler of scripts/node22, as users
-// run it today; default the repo's pinned wrangler, the newest that runs on Node 20).
+// WRANGLER_TOOLCHAIN (default "current": under Node 22 with the current wrangler of scripts/node22, what
+// `npx wrangler` installs today and the closer one to the workerd Cloudflare runs; "pinned": the repo's
+// wrangler 4.86, the newest that runs on Node 20).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -51,7 +52,8 @@ import { summarize } from "./bench/stats.mjs";
 import { reexecUnderNode22 } from "./lib/node22.mjs";
 import { root, wranglerVersion } from "./lib/wrangler-dev.mjs";
 
-// WRANGLER_TOOLCHAIN=current: the whole bench on the Node 22 toolchain's current wrangler.
+// The whole bench on the Node 22 toolchain's current wrangler, unless WRANGLER_TOOLCHAIN=pinned.
+process.env.WRANGLER_TOOLCHAIN ??= "current";
 if (process.env.WRANGLER_TOOLCHAIN === "current") await reexecUnderNode22();
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
