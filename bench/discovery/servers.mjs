@@ -212,14 +212,16 @@ export function agentQueryProblems(intents, queries) {
 
 /**
  * The intents as an agent searches for them: each intent's `intent` replaced by the query of
- * agent-queries.json (its own text kept as `task`), checked (throws listing every problem).
+ * agent-queries.json, or of `file` in its shape (its own text kept as `task`), checked (throws listing
+ * every problem).
  * @param {Intent[]} intents
+ * @param {string} [file]
  * @returns {SearchedIntent[]}
  */
-export function loadAgentQueries(intents) {
-  const { queries } = JSON.parse(readFileSync(AGENT_QUERIES_FILE, "utf8"));
+export function loadAgentQueries(intents, file = AGENT_QUERIES_FILE) {
+  const { queries } = JSON.parse(readFileSync(file, "utf8"));
   const problems = agentQueryProblems(intents, queries);
-  if (problems.length > 0) throw new Error(`bench/discovery/agent-queries.json:\n  ${problems.join("\n  ")}`);
+  if (problems.length > 0) throw new Error(`${file}:\n  ${problems.join("\n  ")}`);
   return intents.map((intent) => ({ ...intent, task: intent.intent, intent: queries[intent.id] }));
 }
 

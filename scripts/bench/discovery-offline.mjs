@@ -14,6 +14,8 @@
 //   node scripts/bench/discovery-offline.mjs --ref HEAD~1     search.ts of that git revision instead
 //   node scripts/bench/discovery-offline.mjs --set agent      --failures / --kinds of agent-queries.json
 //                                                             (each intent as the query an agent sent)
+//   node scripts/bench/discovery-offline.mjs --queries bench/discovery/agent-queries-2.json
+//                                                             another agent's queries in place of agent-queries.json
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -174,6 +176,7 @@ export async function runDiscoveryOffline({
   ref,
   kinds = false,
   set = "tasks",
+  queriesFile,
 } = {}) {
   const search = await loadSearch(ref);
   const catalog = corpusCatalog();
@@ -181,7 +184,7 @@ export async function runDiscoveryOffline({
   // array, so search.ts's per-catalog index cache holds; a ranking that does not take them ignores them).
   const servers = corpusServers().map(({ name, description }) => ({ name, description }));
   const intents = loadIntents();
-  const asSearched = loadAgentQueries(intents);
+  const asSearched = loadAgentQueries(intents, queriesFile);
   const rankSearch = (query) =>
     search.rankCatalog(catalog, { query, servers }).map((tool) => tool.qualifiedName);
   const bm25 = bm25Index(catalog);
@@ -232,7 +235,7 @@ export async function runDiscoveryOffline({
   );
   console.log(`the intents' own text (the task as a user gives it):\n${metricTable(ours, baseline)}`);
   console.log(
-    `\nthe query an agent sent for each intent (agent-queries.json, written blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
+    `\nthe query an agent sent for each intent (${queriesFile ?? "agent-queries.json"}, written blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
   );
   const naming = toolNameWords(catalog);
   const rows = [];
@@ -331,6 +334,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       kinds: { type: "boolean", default: false },
       ref: { type: "string" },
       set: { type: "string", default: "tasks" },
+      queries: { type: "string" },
     },
   });
   if (values.half !== undefined && values.half !== "tune" && values.half !== "holdout") {
@@ -343,6 +347,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   }
   await runDiscoveryOffline({
     set: values.set,
+    queriesFile: values.queries,
     showFailures: values.failures,
     half: values.half,
     json: values.json,
