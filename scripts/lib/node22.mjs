@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { root } from "./wrangler-dev.mjs";
+import { root } from "./root.mjs";
 
 const MANIFEST = join(root, "scripts/node22");
 export const TOOLCHAIN = join(root, "node_modules/.cache/node22");

@@ -6,12 +6,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { TOOLCHAIN } from "./node22.mjs";
+import { root } from "./root.mjs";
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
+export { root };
 
 /** The Node 22 toolchain's wrangler (scripts/node22, installed by scripts/lib/node22.mjs). */
-const CURRENT_WRANGLER = join(root, "node_modules/.cache/node22/node_modules/wrangler");
+const CURRENT_WRANGLER = join(TOOLCHAIN, "node_modules/wrangler");
 
 /**
  * The wrangler that `wrangler dev` runs: the repo's pinned one (4.86, the newest that runs on Node
