@@ -186,6 +186,11 @@ export function loadIntents() {
 }
 
 export const AGENT_QUERIES_FILE = join(dirname(fileURLToPath(import.meta.url)), "agent-queries.json");
+/** Every agent-query set in the repo: agent-queries.json, then a second agent's (bench/README.md). */
+export const AGENT_QUERY_SETS = [
+  AGENT_QUERIES_FILE,
+  join(dirname(fileURLToPath(import.meta.url)), "agent-queries-2.json"),
+];
 const MAX_QUERY_CHARS = 500;
 
 /**

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_QUERIES_FILE, loadAgentQueries, loadIntents } from "../../bench/discovery/servers.mjs";
+import { AGENT_QUERY_SETS, loadAgentQueries, loadIntents } from "../../bench/discovery/servers.mjs";
 import { startCorpusUpstream } from "../../scripts/bench/corpus-upstream.mjs";
 import { countTokens } from "../../scripts/lib/tokens.mjs";
 import { adminRequest, connect, teamWithKey } from "./client";
@@ -60,7 +60,7 @@ describe("discovery over the 297-tool corpus as upstreams", () => {
 
   it("has, in each agent's set, the query it sent for every labeled intent, labels and the intent's own text kept", () => {
     const intents = loadIntents();
-    for (const file of [AGENT_QUERIES_FILE, AGENT_QUERIES_FILE.replace(/\.json$/, "-2.json")]) {
+    for (const file of AGENT_QUERY_SETS) {
       const searched = loadAgentQueries(intents, file);
       expect(searched.map(({ id, accept, half, task }) => ({ id, accept, half, intent: task }))).toEqual(
         intents,
