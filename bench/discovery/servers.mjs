@@ -95,7 +95,7 @@ const NAMES = {
  *   outputSchema?: Record<string, unknown>, annotations?: Record<string, unknown> }} CorpusTool
  * @typedef {{ name: string, package: string, description: string, tools: CorpusTool[] }} CorpusServer
  * @typedef {CorpusTool & { server: string, qualifiedName: string }} CorpusCatalogTool
- * @typedef {{ id: string, intent: string, accept: string[], half: "tune" | "holdout" }} Intent
+ * @typedef {{ id: string, intent: string, accept: string[], half: "tune" | "holdout", author: 1 | 2 | 3 }} Intent
  * @typedef {Intent & { task: string }} SearchedIntent an intent as an agent searched for it: `intent` is the query, `task` the intent's own text
  */
 
@@ -138,10 +138,13 @@ export function corpusCatalog() {
 
 export const INTENTS_FILE = join(dirname(fileURLToPath(import.meta.url)), "intents.json");
 const HALVES = new Set(["tune", "holdout"]);
+/** Who wrote an intent: 1 with the ranking, 2 and 3 blind to it (bench/README.md). */
+export const AUTHORS = [1, 2, 3];
 
 /**
  * Problems with `intents` against the corpus: ids unique, non-empty text, half "tune" | "holdout",
- * every accepted name a corpus tool, both halves covering every server. Empty when valid.
+ * author one of AUTHORS, every accepted name a corpus tool, both halves covering every server. Empty
+ * when valid.
  * @param {unknown[]} intents
  * @returns {string[]}
  */
@@ -158,6 +161,7 @@ export function intentProblems(intents) {
     if (typeof entry?.intent !== "string" || entry.intent.trim() === "")
       problems.push(`${where}: no intent text`);
     if (!HALVES.has(entry?.half)) problems.push(`${where}: half must be "tune" or "holdout"`);
+    if (!AUTHORS.includes(entry?.author)) problems.push(`${where}: author must be ${AUTHORS.join(", ")}`);
     if (!Array.isArray(entry?.accept) || entry.accept.length === 0) {
       problems.push(`${where}: accept must list at least one tool`);
       continue;
@@ -186,10 +190,14 @@ export function loadIntents() {
 }
 
 export const AGENT_QUERIES_FILE = join(dirname(fileURLToPath(import.meta.url)), "agent-queries.json");
-/** Every agent-query set in the repo: agent-queries.json, then a second agent's (bench/README.md). */
+/**
+ * Every set in the repo of the intents as an agent wrote them (bench/README.md): agent-queries.json,
+ * a second agent's queries, and the tasks restated as a verb and its object.
+ */
 export const AGENT_QUERY_SETS = [
   AGENT_QUERIES_FILE,
   join(dirname(fileURLToPath(import.meta.url)), "agent-queries-2.json"),
+  join(dirname(fileURLToPath(import.meta.url)), "agent-restated.json"),
 ];
 const MAX_QUERY_CHARS = 500;
 

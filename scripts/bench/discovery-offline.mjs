@@ -16,6 +16,7 @@
 //                                                             (each intent as the query an agent sent)
 //   node scripts/bench/discovery-offline.mjs --queries bench/discovery/agent-queries-2.json
 //                                                             another agent's queries in place of agent-queries.json
+//                                                             (or agent-restated.json: the tasks as verb + object)
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +34,7 @@ import {
   metrics,
 } from "../../bench/discovery/bm25.mjs";
 import {
+  AUTHORS,
   corpusCatalog,
   corpusServers,
   loadAgentQueries,
@@ -234,8 +236,23 @@ export async function runDiscoveryOffline({
       `(${tune} tune, ${intents.length - tune} holdout)\n`,
   );
   console.log(`the intents' own text (the task as a user gives it):\n${metricTable(ours, baseline)}`);
+  const byAuthor = AUTHORS.flatMap((author) =>
+    ["tune", "holdout"].flatMap((part) => {
+      const picked = intents.filter((i) => i.author === author && i.half === part);
+      if (picked.length === 0) return [];
+      return [
+        [String(author), part, String(picked.length), ...share(picked, ours), ...share(picked, baseline)],
+      ];
+    }),
+  );
   console.log(
-    `\nthe query an agent sent for each intent (${queriesFile ?? "agent-queries.json"}, written blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
+    `\nby who wrote them (1 with the ranking; 2 and 3 blind to it and to each other):\n${table(
+      ["author", "half", "intents", "ours @1", "ours @5", "BM25 @1", "BM25 @5"],
+      byAuthor,
+    )}`,
+  );
+  console.log(
+    `\n${queriesFile === undefined ? "the query an agent sent for each intent (agent-queries.json, written" : `each intent as ${queriesFile} has it (written`} blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
   );
   const naming = toolNameWords(catalog);
   const rows = [];

@@ -1,6 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_QUERY_SETS, loadAgentQueries, loadIntents } from "../../bench/discovery/servers.mjs";
+import {
+  AGENT_QUERY_SETS,
+  intentProblems,
+  loadAgentQueries,
+  loadIntents,
+} from "../../bench/discovery/servers.mjs";
 import { startCorpusUpstream } from "../../scripts/bench/corpus-upstream.mjs";
 import { countTokens } from "../../scripts/lib/tokens.mjs";
 import { adminRequest, connect, teamWithKey } from "./client";
@@ -58,13 +63,20 @@ describe("discovery over the 297-tool corpus as upstreams", () => {
     expect([...accepted].filter((name) => !known.has(name))).toEqual([]);
   });
 
+  it("says who wrote each labeled intent, and names one whose author is not one of the three", () => {
+    const intents = loadIntents();
+    expect(new Set(intents.map((intent) => intent.author))).toEqual(new Set([1, 2, 3]));
+    const [first, ...rest] = intents;
+    expect(intentProblems([{ ...first, author: 4 }, ...rest])).toEqual([
+      `intent ${first!.id}: author must be 1, 2, 3`,
+    ]);
+  });
+
   it("has, in each agent's set, the query it sent for every labeled intent, labels and the intent's own text kept", () => {
     const intents = loadIntents();
     for (const file of AGENT_QUERY_SETS) {
       const searched = loadAgentQueries(intents, file);
-      expect(searched.map(({ id, accept, half, task }) => ({ id, accept, half, intent: task }))).toEqual(
-        intents,
-      );
+      expect(searched.map(({ task, ...labels }) => ({ ...labels, intent: task }))).toEqual(intents);
       expect(searched.filter((s) => s.intent.trim() === "")).toEqual([]);
     }
   });

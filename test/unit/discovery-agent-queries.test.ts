@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import { agentQueryProblems } from "../../bench/discovery/servers.mjs";
 
 const intents = [
-  { id: "a", intent: "make a new folder", accept: ["filesystem.create_directory"], half: "tune" as const },
-  { id: "b", intent: "post in #ops", accept: ["slack.slack_post_message"], half: "holdout" as const },
+  {
+    id: "a",
+    intent: "make a new folder",
+    accept: ["filesystem.create_directory"],
+    half: "tune" as const,
+    author: 2 as const,
+  },
+  {
+    id: "b",
+    intent: "post in #ops",
+    accept: ["slack.slack_post_message"],
+    half: "holdout" as const,
+    author: 3 as const,
+  },
 ];
 
 describe("agent-queries.json (the query an agent sent for each labeled intent)", () => {
