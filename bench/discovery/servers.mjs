@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const CORPUS_FILE = join(dirname(fileURLToPath(import.meta.url)), "../fixtures/mcp-tool-corpus.json");
+/** This folder, bench/discovery. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const CORPUS_FILE = join(HERE, "../fixtures/mcp-tool-corpus.json");
 
 /** Same rule as the gateway's MCP_SERVERS names (shared/contract/tools.ts SERVER_NAME). */
 const SERVER_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -136,7 +138,7 @@ export function corpusCatalog() {
   );
 }
 
-export const INTENTS_FILE = join(dirname(fileURLToPath(import.meta.url)), "intents.json");
+export const INTENTS_FILE = join(HERE, "intents.json");
 const HALVES = new Set(["tune", "holdout"]);
 /** Who wrote an intent: 1 with the ranking, 2 and 3 blind to it (bench/README.md). */
 export const AUTHORS = [1, 2, 3];
@@ -189,15 +191,15 @@ export function loadIntents() {
   return intents;
 }
 
-export const AGENT_QUERIES_FILE = join(dirname(fileURLToPath(import.meta.url)), "agent-queries.json");
+export const AGENT_QUERIES_FILE = join(HERE, "agent-queries.json");
 /**
  * Every set in the repo of the intents as an agent wrote them (bench/README.md): agent-queries.json,
  * a second agent's queries, and the tasks restated as a verb and its object.
  */
 export const AGENT_QUERY_SETS = [
   AGENT_QUERIES_FILE,
-  join(dirname(fileURLToPath(import.meta.url)), "agent-queries-2.json"),
-  join(dirname(fileURLToPath(import.meta.url)), "agent-restated.json"),
+  join(HERE, "agent-queries-2.json"),
+  join(HERE, "agent-restated.json"),
 ];
 const MAX_QUERY_CHARS = 500;
 

@@ -251,9 +251,11 @@ export async function runDiscoveryOffline({
       byAuthor,
     )}`,
   );
-  console.log(
-    `\n${queriesFile === undefined ? "the query an agent sent for each intent (agent-queries.json, written" : `each intent as ${queriesFile} has it (written`} blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`,
-  );
+  const agentSet =
+    queriesFile === undefined
+      ? "the query an agent sent for each intent (agent-queries.json, "
+      : `each intent as ${queriesFile} has it (`;
+  console.log(`\n${agentSet}written blind to the corpus):\n${metricTable(agent.ours, agent.baseline)}`);
   const naming = toolNameWords(catalog);
   const rows = [];
   for (const [label, pick] of [
