@@ -50,11 +50,10 @@ import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { summarize } from "./bench/stats.mjs";
 import { reexecUnderNode22 } from "./lib/node22.mjs";
-import { root, wranglerVersion } from "./lib/wrangler-dev.mjs";
+import { preferCurrentWrangler, root, wranglerVersion } from "./lib/wrangler-dev.mjs";
 
 // The whole bench on the Node 22 toolchain's current wrangler, unless WRANGLER_TOOLCHAIN=pinned.
-process.env.WRANGLER_TOOLCHAIN ??= "current";
-if (process.env.WRANGLER_TOOLCHAIN === "current") await reexecUnderNode22();
+if (preferCurrentWrangler() === "current") await reexecUnderNode22();
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 20, true);

@@ -14,11 +14,10 @@ import { APPLIES, DOES_NOT_APPLY } from "./conformance/scenarios.mjs";
 import { startAuthProxy } from "./lib/auth-proxy.mjs";
 import { CONFORMANCE_CLI, reexecUnderNode22, TOOLCHAIN } from "./lib/node22.mjs";
 import { startStack } from "./lib/stack.mjs";
-import { wranglerVersion } from "./lib/wrangler-dev.mjs";
+import { preferCurrentWrangler, wranglerVersion } from "./lib/wrangler-dev.mjs";
 
 await reexecUnderNode22();
-// The wrangler users get today (scripts/node22), unless WRANGLER_TOOLCHAIN=pinned asks for the repo's.
-process.env.WRANGLER_TOOLCHAIN ??= "current";
+preferCurrentWrangler();
 
 const RESULTS = join(TOOLCHAIN, "results");
 const cliVersion = JSON.parse(readFileSync(join(CONFORMANCE_CLI, "../../package.json"), "utf8")).version;

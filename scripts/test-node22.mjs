@@ -5,11 +5,10 @@
 import { spawnSync } from "node:child_process";
 import { reexecUnderNode22, TOOLCHAIN } from "./lib/node22.mjs";
 import { runTestSuites } from "./lib/test-suites.mjs";
-import { wranglerVersion } from "./lib/wrangler-dev.mjs";
+import { preferCurrentWrangler, wranglerVersion } from "./lib/wrangler-dev.mjs";
 
 await reexecUnderNode22();
-// The wrangler users get today (scripts/node22), unless WRANGLER_TOOLCHAIN=pinned asks for the repo's.
-process.env.WRANGLER_TOOLCHAIN ??= "current";
+preferCurrentWrangler();
 
 const inPath = spawnSync("node", ["-v"], { encoding: "utf8" }).stdout.trim();
 if (inPath !== process.version) {

@@ -35,6 +35,16 @@ export function wranglerPackage() {
   return CURRENT_WRANGLER;
 }
 
+/**
+ * For scripts whose default is the wrangler users get today (the bench, the Node 22 suites,
+ * conformance): WRANGLER_TOOLCHAIN is "current" unless the caller set it ("pinned": the repo's).
+ * Returns the choice.
+ */
+export function preferCurrentWrangler() {
+  process.env.WRANGLER_TOOLCHAIN ??= "current";
+  return process.env.WRANGLER_TOOLCHAIN;
+}
+
 /** The version of the wrangler that `wrangler dev` runs (wranglerPackage). */
 export function wranglerVersion() {
   return JSON.parse(readFileSync(join(wranglerPackage(), "package.json"), "utf8")).version;
