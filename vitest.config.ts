@@ -15,7 +15,15 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       main: "./test/helpers/test-main.ts",
       miniflare: {
-        bindings: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN },
+        // Timeouts a slow CI machine can reach on a cold first call (the catalog's first fetch from
+        // the demo upstream took 12 s there); the tests that check a timeout set their own.
+        bindings: {
+          DEV_API_KEY: TEST_API_KEY,
+          ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+          UPSTREAM_TIMEOUT_MS: "60000",
+          TOOL_CALL_TIMEOUT_MS: "60000",
+          EXEC_TIMEOUT_MS: "60000",
+        },
         // The gateway's DEMO service binding reaches the real demo upstream, run here in Node.
         serviceBindings: { DEMO: (request: Request) => demo.fetch(request) },
         // The gateway's own outbound fetches (egress let through by the bridge) land here, not on
@@ -31,7 +39,11 @@ export default defineConfig({
   ],
   test: {
     include: ["test/unit/**/*.test.ts"],
-    testTimeout: 20_000,
+    // One workerd per vitest worker for all its files (modules loaded once), not one per file: a
+    // file's own workerd and imports cost ~5 minutes on a slow CI machine, 54 times over. Files
+    // share storage, so each names its teams, keys and sessions for itself.
+    isolate: false,
+    testTimeout: 60_000,
     silent: "passed-only",
   },
 });

@@ -3,17 +3,18 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CliError, requestGateway } from "./lib/cli-request.mjs";
+import { defaultGatewayUrl } from "./lib/dev-address.mjs";
 import { readDevVar } from "./lib/dev-vars.mjs";
-
-const DEFAULT_URL = "http://127.0.0.1:8787";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Teams
+  teams list            the stored teams
   teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
                         [--pii tokenize|off]
                         create or replace the team (PUT: fields not given are removed)
-  teams show <team>     the team's record
+  teams show <team>     the team's record (team default, without one, is the configuration's:
+                        DEV_API_KEY and MCP_SERVERS)
   teams delete <team>   delete the team and revoke all its keys
 
 Keys
@@ -23,14 +24,16 @@ Keys
   keys revoke <id>      revoke a key (effective on the next request)
 
 Options
-  --url <url>           the gateway (default: $GATEWAY_URL, else ${DEFAULT_URL})
+  --url <url>           the gateway (default: $GATEWAY_URL, else http://127.0.0.1:$PORT,
+                        where npm run dev serves; PORT 8787)
   --token <token>       the admin token (default: $ADMIN_TOKEN, else ADMIN_TOKEN in .dev.vars)
   --json                print the server's JSON answer as is
   -h, --help            this text
 
   --servers             MCP_SERVERS-shaped JSON, e.g. '{"demo":{"service":"DEMO"}}', or @path/to/file.json
   --allow, --deny       comma-separated globs over qualified tool names ("demo.list_*,github.*");
-                        repeatable; deny wins; no --allow allows every tool
+                        repeatable; deny wins; no --allow allows every tool; a glob that matches
+                        no tool of the team's servers is saved with a "warning: ..." on stderr
   --limits              JSON: {"requestsPerMinute":60,"timeoutMs":30000,"maxToolCalls":50,"maxOutputChars":24000}
   --pii                 tokenize: emails, phones, cards, … in results become [EMAIL_1]-style tokens
                         (overrides the deployment's PII_MODE for this team)
@@ -56,6 +59,7 @@ const OPTIONS = {
 
 /** Which options each command takes (besides --url, --token, --json, --help). */
 const COMMANDS = {
+  "teams list": { args: [], options: [] },
   "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii"] },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
@@ -64,6 +68,13 @@ const COMMANDS = {
   "keys revoke": { args: ["id"], options: [] },
 };
 const COMMON = new Set(["url", "token", "json", "help"]);
+/** The team of DEV_API_KEY (workers/gateway/teams/schema.ts DEFAULT_TEAM). */
+const DEFAULT_TEAM = "default";
+const CONFIGURED_DEFAULT = `Team ${DEFAULT_TEAM} is the configuration's, not a stored team: requests with DEV_API_KEY act as
+team ${DEFAULT_TEAM}, on the upstreams of MCP_SERVERS (wrangler.toml [vars]) with the deployment's limits.
+A stored team named ${DEFAULT_TEAM} (teams create ${DEFAULT_TEAM} …) would override its servers, allow/deny and limits.`;
+/** Pages of `GET /admin/teams` (1,000 names each) that `teams list` reads at most. */
+const MAX_TEAM_PAGES = 100;
 
 function parse(argv) {
   let parsed;
@@ -120,7 +131,7 @@ const globs = (list) =>
     .filter(Boolean);
 
 function target(values) {
-  const url = (values.url ?? process.env.GATEWAY_URL ?? DEFAULT_URL).replace(/\/+$/, "");
+  const url = (values.url ?? defaultGatewayUrl()).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/.test(url)) throw new CliError(`Not an http(s) URL: ${url}`);
   const token =
     (values.token && { token: values.token, source: "--token" }) ||
@@ -134,8 +145,11 @@ function target(values) {
   return { url, ...token };
 }
 
-/** One admin request: status and parsed JSON answer (undefined for 204), or a CliError naming status and message. */
-async function call(t, method, path, body) {
+/**
+ * One admin request: status and parsed JSON answer (undefined for 204), or a CliError naming status
+ * and message unless the status is one of `expected`.
+ */
+async function call(t, method, path, body, expected = []) {
   const url = `${t.url}/admin${path}`;
   const res = await requestGateway(url, { method, bearer: t.token, body });
   const text = await res.text();
@@ -145,7 +159,7 @@ async function call(t, method, path, body) {
   } catch {
     data = undefined;
   }
-  if (!res.ok) {
+  if (!res.ok && !expected.includes(res.status)) {
     const error = data?.error;
     const detail = error?.message
       ? `${error.code ? `${error.code}: ` : ""}${error.message}`
@@ -193,15 +207,44 @@ async function run({ command, args, values }) {
           throw new CliError(`--pii takes "tokenize" or "off", not "${values.pii}"`);
         body.pii = { mode: values.pii };
       }
-      const { status, data: team } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
+      const { status, data } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
+      // Globs that match no tool (a typo leaves the tool allowed): saved, but said on stderr.
+      const { warnings = [], ...team } = data;
+      for (const warning of warnings) console.error(`warning: ${warning}`);
       return out(
-        team,
+        data,
         () =>
           `${status === 201 ? "Created" : "Replaced"} team ${team.name}:\n${JSON.stringify(team, null, 2)}`,
       );
     }
+    case "teams list": {
+      const teams = [];
+      let cursor;
+      for (let page = 0; page < MAX_TEAM_PAGES; page++) {
+        const query = `?limit=1000${cursor ? `&cursor=${seg(cursor)}` : ""}`;
+        const { data } = await call(t, "GET", `/teams${query}`);
+        teams.push(...data.teams);
+        cursor = data.cursor;
+        if (!cursor) break;
+      }
+      return out({ teams, ...(cursor && { cursor }) }, () => {
+        const shown = teams.length === 0 ? "No stored teams." : table(teams, ["name"]);
+        const more = cursor ? `\n(the first ${teams.length}; there are more)` : "";
+        const stored = teams.some((team) => team.name === DEFAULT_TEAM);
+        return `${shown}${more}${stored ? "" : `\n\n${CONFIGURED_DEFAULT}`}`;
+      });
+    }
     case "teams show": {
-      const { data: team } = await call(t, "GET", `/teams/${seg(args.team)}`);
+      // Without --json, team default's missing record is explained rather than reported as an error.
+      const explain = args.team === DEFAULT_TEAM && !values.json;
+      const { status, data: team } = await call(
+        t,
+        "GET",
+        `/teams/${seg(args.team)}`,
+        undefined,
+        explain ? [404] : [],
+      );
+      if (status === 404) return console.log(CONFIGURED_DEFAULT);
       return out(team, () => JSON.stringify(team, null, 2));
     }
     case "teams delete": {

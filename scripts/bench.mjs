@@ -14,7 +14,8 @@
 //   5. PII tokenization: throughput on a 1 MB JSON result, and what it adds to the task of section 3;
 //   6. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50);
 //   7. discovery quality: recall@1/@5 and MRR of search_tools vs a BM25 baseline on the labeled
-//      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency.
+//      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency;
+//   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
@@ -28,13 +29,13 @@
 // worker makes, such as an upstream tool call, is then reported to wrangler's Node process, ~8 ms of CPU
 // per call that a deployed Worker does not pay; by default the bench disables it, scripts/bench/network-events.mjs),
 // BENCH_TOOL_CALLS (100: calls per series in section 4), BENCH_PACED_ROUNDS (30: section 1c),
-// WRANGLER_TOOLCHAIN (default "current": under Node 22 with the current wrangler of scripts/node22, what
-// `npx wrangler` installs today and the closer one to the workerd Cloudflare runs; "pinned": the repo's
-// wrangler 4.86, the newest that runs on Node 20).
+// WRANGLER_TOOLCHAIN (the bench's default is "current", what users and Cloudflare run; "pinned": the
+// repo's wrangler; scripts/lib/toolchain.mjs).
 // Prints figures only; exits non-zero when a run fails or a response is not the expected result.
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runAnswers } from "./bench/answers.mjs";
 import { cpuPer, groupCpu, mainThreadPer, workerdMainThreadNs } from "./bench/cpu.mjs";
 import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
@@ -49,11 +50,10 @@ import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { summarize } from "./bench/stats.mjs";
-import { reexecUnderNode22 } from "./lib/node22.mjs";
-import { preferCurrentWrangler, root, wranglerVersion } from "./lib/wrangler-dev.mjs";
+import { root } from "./lib/root.mjs";
+import { useToolchain } from "./lib/toolchain.mjs";
 
-// The whole bench on the Node 22 toolchain's current wrangler, unless WRANGLER_TOOLCHAIN=pinned.
-if (preferCurrentWrangler() === "current") await reexecUnderNode22();
+const toolchain = await useToolchain("bench");
 
 const REQUESTS = positiveInt("BENCH_REQUESTS", 200);
 const WARMUP = positiveInt("BENCH_WARMUP", 20, true);
@@ -68,7 +68,7 @@ const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -278,7 +278,7 @@ async function main() {
   gw = gatewayClient(stack.base, API_KEY);
   const codemodeLive = await fetch(`${stack.base}/codemode/live`).then((r) => r.json());
   if (codemodeLive.worker !== "bench-codemode") throw new Error("the bench-codemode worker is not reachable");
-  const versions = `wrangler ${wranglerVersion()}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
+  const versions = `wrangler ${toolchain.wranglerVersion}, @cloudflare/codemode ${version("@cloudflare/codemode")}`;
   console.log(
     `${versions}, node ${process.version}; gateway auth: ${stack.upstreams.health.auth}; LOG_LEVEL ${LOG_LEVEL}${process.env.BENCH_LOG_LEVEL ? "" : " (as npm run dev; BENCH_LOG_LEVEL=info adds the request log line)"}; ` +
       `inspector network events ${NETWORK_EVENTS ? "on (as wrangler dev runs)" : "off (a deployed Worker has no inspector; BENCH_NETWORK_EVENTS=on keeps them)"}`,
@@ -311,6 +311,7 @@ async function main() {
     if (SECTIONS.has(4)) await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
+    if (SECTIONS.has(8)) await runAnswers({ base: stack.base, adminToken: ADMIN_TOKEN });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {

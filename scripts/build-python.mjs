@@ -4,7 +4,7 @@
 // run time (refused in Workers) precompiled per signature, and manifest.mjs, which imports them all
 // as the Worker Loader `modules` map. Run by scripts/build-sandbox.mjs (wrangler's [build] step, the
 // vitest configs, `npm run typecheck`); does nothing when its inputs have not changed.
-// The memory snapshot is not built here: the host makes it on first use (workers/sandbox/python/host.ts).
+// The memory snapshot is not built here: the host makes it on first use (workers/sandbox/python/python-isolate.ts).
 import { createHash } from "node:crypto";
 import {
   copyFileSync,
@@ -18,8 +18,8 @@ import {
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { root } from "./lib/root.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const PYODIDE = dirname(createRequire(import.meta.url).resolve("pyodide/package.json"));
 const SRC = join(root, "workers/sandbox/python/runtime");
 const OUT = join(root, "workers/sandbox/python/dist");

@@ -1,6 +1,7 @@
 // Turns the in-isolate sandbox runtime (workers/sandbox/runtime/*.js) into a TypeScript module of
 // source strings that the gateway hands to the Worker Loader. Run by wrangler's [build] step, by the
-// vitest configs and by `npm run typecheck`; the output is git-ignored.
+// vitest configs and by `npm run typecheck`; the output is git-ignored. Under plain `wrangler dev` it
+// also says what to run instead (scripts/lib/plain-wrangler-dev.mjs).
 // Each module an isolate loads is one self-contained bundle (esbuild): the helpers it imports
 // (intrinsics.js, serialize.js, bridge-io.js) are inlined, tree-shaken, and never loaded alone, since
 // every module of a fresh isolate costs its own compile and link: with this and the skills' index
@@ -12,13 +13,13 @@
 // import them); stack frames in runtime modules never reach the agent (workers/sandbox/stack.ts drops
 // them), so the mangled names are never seen.
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { build } from "esbuild";
+import { hintIfPlainWranglerDev } from "./lib/plain-wrangler-dev.mjs";
+import { root } from "./lib/root.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = join(root, "workers/sandbox/runtime");
-/** The modules isolates load (bridge-io.js for the Python isolate); the other files are inlined. */
+/** The modules isolates load (bridge-io.js, python-support.js for the Python isolate); the other files are inlined. */
 const LOADED = [
   "runtime.js",
   "guard.js",
@@ -26,7 +27,9 @@ const LOADED = [
   "session.js",
   "invoke-skills.js",
   "network.js",
+  "pii-cut.js",
   "bridge-io.js",
+  "python-support.js",
 ];
 /**
  * What each execution writes itself (host.ts, parts.ts, skill-modules.ts), what workerd provides, and
@@ -61,3 +64,5 @@ if (previous !== out) writeFileSync(target, out);
 // The Python isolate's assets (pyodide), when their inputs changed.
 const { buildPython } = await import("./build-python.mjs");
 buildPython();
+
+hintIfPlainWranglerDev();

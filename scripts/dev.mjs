@@ -4,17 +4,19 @@
 // when it hangs or dies: local workerd ignores CPU limits, and code stuck inside one native call (a
 // catastrophic regular expression, say) would otherwise hang everything. A watchdog restarts the
 // whole stack if the gateway itself ever stops answering.
+import { devCommand, devPort } from "./lib/dev-address.mjs";
 import { ensureDevKey, ensureDevVar } from "./lib/dev-vars.mjs";
-import { reexecUnderNode22 } from "./lib/node22.mjs";
+import { positiveNumberEnv } from "./lib/env-number.mjs";
 import { startStack } from "./lib/stack.mjs";
-import { isLive } from "./lib/wrangler-dev.mjs";
+import { useToolchain } from "./lib/toolchain.mjs";
+import { liveProbe } from "./lib/wrangler-dev.mjs";
 
-// WRANGLER_TOOLCHAIN=current: under Node 22 with the current wrangler of scripts/node22.
-if (process.env.WRANGLER_TOOLCHAIN === "current") await reexecUnderNode22();
+await useToolchain("dev");
 
-const port = Number(process.env.PORT ?? 8787);
+const port = devPort();
 const WATCH_EVERY_MS = 2_000;
-const UNRESPONSIVE_AFTER = 4;
+/** Missed probes in a row (one per WATCH_EVERY_MS) after which wrangler dev is restarted. */
+const UNRESPONSIVE_AFTER = positiveNumberEnv("GATEWAY_MISSES", 10);
 // The watchdog's own probes, and the fetch of Request.cf that fails offline, are not worth showing.
 const PROBE_LOG =
   /GET \/live 200|"path":"\/live"|Request\.cf|getaddrinfo ENOTFOUND workers\.cloudflare|at GetAddrInfoReqWrap/;
@@ -29,12 +31,12 @@ async function banner(url, key) {
   console.log(`
   MCP gateway ready: ${mcp}
   API key (from .dev.vars): ${key}
-  Admin:   npm run admin -- --help   (ADMIN_TOKEN in .dev.vars)
+  Admin:   ${devCommand(port, "npm run admin -- --help")}   (ADMIN_TOKEN in .dev.vars)
   Upstreams: ${upstreams}
 
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
-  Inspector:    npm run inspect   (or: npx @modelcontextprotocol/inspector@0.21.2 --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list)
+  Inspector:    ${devCommand(port, "npm run inspect")}   (or: npx @modelcontextprotocol/inspector@0.21.2 --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list)
   REST:         curl -s ${url}/v1/execute -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '{"code":"return 6 * 7"}'
 `);
 }
@@ -58,9 +60,10 @@ async function run() {
     await banner(current.url, key);
     let misses = 0;
     const child = current.gateway.child;
+    const live = liveProbe(current.url);
     while (!stopping && child.exitCode === null && child.signalCode === null) {
       await new Promise((r) => setTimeout(r, WATCH_EVERY_MS));
-      misses = (await isLive(current.url, 3_000)) ? 0 : misses + 1;
+      misses = (await live(3_000)) ? 0 : misses + 1;
       if (misses >= UNRESPONSIVE_AFTER) {
         console.error(
           `\n[dev] the gateway has not answered for ${(misses * WATCH_EVERY_MS) / 1000} s; restarting wrangler dev`,

@@ -5,11 +5,12 @@
 // GATEWAY_URL (default http://127.0.0.1:$PORT, PORT 8787) and API_KEY override the defaults.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
+import { defaultGatewayUrl } from "./lib/dev-address.mjs";
 import { readDevKey } from "./lib/dev-vars.mjs";
-import { root } from "./lib/wrangler-dev.mjs";
+import { root } from "./lib/root.mjs";
 
 const CLI = join(root, "node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
-const base = process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`;
+const base = defaultGatewayUrl();
 const key = process.env.API_KEY ?? readDevKey();
 if (!key) {
   console.error(
@@ -20,7 +21,7 @@ if (!key) {
 const options = process.argv.slice(2);
 const args = [
   CLI,
-  `${base.replace(/\/+$/, "")}/mcp`,
+  `${base}/mcp`,
   "--transport",
   "http",
   "--header",

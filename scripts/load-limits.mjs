@@ -3,7 +3,10 @@
 // one key, and prints how many were allowed/refused and how fast. Then the same for executions
 // against the team's concurrent-execution cap. Env: LIMIT (100), REQUESTS (1000), CONCURRENCY (50).
 import { randomBytes } from "node:crypto";
+import { useToolchain } from "./lib/toolchain.mjs";
 import { startWranglerDev } from "./lib/wrangler-dev.mjs";
+
+await useToolchain("load:limits");
 
 const LIMIT = Number(process.env.LIMIT ?? 100);
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);

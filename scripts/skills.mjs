@@ -4,23 +4,24 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CliError, requestGateway } from "./lib/cli-request.mjs";
+import { defaultGatewayUrl } from "./lib/dev-address.mjs";
 import { readDevKey } from "./lib/dev-vars.mjs";
 import { parseSkillMd } from "./lib/skill-md.mjs";
-
-const DEFAULT_URL = "http://127.0.0.1:8787";
 
 const USAGE = `Usage: npm run skills -- <command> <dir> [options]
 
 Commands
   export <dir>   write each skill of the key's team to <dir>/<name>/: SKILL.md (front matter
                  name, description, version; the code), skill.ts (the code) and, when the skill
-                 has one, input-schema.json
+                 has them, input-schema.json and output-schema.json
   import <dir>   save every <dir>/<name>/ holding a SKILL.md: name and description from its front
                  matter, the code from skill.ts (else SKILL.md's first fenced code block), the
-                 inputSchema from input-schema.json when present. Each save is a new version.
+                 inputSchema / outputSchema from input-schema.json / output-schema.json when
+                 present. Each save is a new version.
 
 Options
-  --url <url>    the gateway (default: $GATEWAY_URL, else ${DEFAULT_URL})
+  --url <url>    the gateway (default: $GATEWAY_URL, else http://127.0.0.1:$PORT,
+                 where npm run dev serves; PORT 8787)
   --key <key>    an API key of the team (default: $API_KEY, else DEV_API_KEY in .dev.vars)
   -h, --help     this text
 
@@ -53,7 +54,7 @@ function parse(argv) {
 }
 
 function target(values) {
-  const url = (values.url ?? process.env.GATEWAY_URL ?? DEFAULT_URL).replace(/\/+$/, "");
+  const url = (values.url ?? defaultGatewayUrl()).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/.test(url)) throw new CliError(`Not an http(s) URL: ${url}`);
   const key = values.key || process.env.API_KEY || readDevKey();
   if (!key)
@@ -80,6 +81,11 @@ async function call(t, method, path, { body, accept = "application/json" } = {})
 }
 
 const seg = encodeURIComponent;
+/** A skill's schemas and the files of its folder that hold them. */
+const SCHEMA_FILES = [
+  ["inputSchema", "input-schema.json"],
+  ["outputSchema", "output-schema.json"],
+];
 
 async function exportSkills(t, dir) {
   const { skills } = JSON.parse(await call(t, "GET", ""));
@@ -90,9 +96,11 @@ async function exportSkills(t, dir) {
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "SKILL.md"), md);
     writeFileSync(join(folder, "skill.ts"), record.code);
-    const schemaFile = join(folder, "input-schema.json");
-    if (record.inputSchema) writeFileSync(schemaFile, `${JSON.stringify(record.inputSchema, null, 2)}\n`);
-    else rmSync(schemaFile, { force: true });
+    for (const [field, file] of SCHEMA_FILES) {
+      const schemaFile = join(folder, file);
+      if (record[field]) writeFileSync(schemaFile, `${JSON.stringify(record[field], null, 2)}\n`);
+      else rmSync(schemaFile, { force: true });
+    }
     console.log(`exported ${name} v${record.version}`);
   }
   if (skills.length === 0) console.log("The team has no skills.");
@@ -104,13 +112,14 @@ function readSkillFolder(folder, name) {
   const codeFile = join(folder, "skill.ts");
   const code = existsSync(codeFile) ? readFileSync(codeFile, "utf8") : fenced;
   if (code === undefined) throw new Error("no skill.ts, and SKILL.md has no fenced code block");
-  const schemaFile = join(folder, "input-schema.json");
   const body = { description: fields.description, code };
-  if (existsSync(schemaFile)) {
+  for (const [field, file] of SCHEMA_FILES) {
+    const schemaFile = join(folder, file);
+    if (!existsSync(schemaFile)) continue;
     try {
-      body.inputSchema = JSON.parse(readFileSync(schemaFile, "utf8"));
+      body[field] = JSON.parse(readFileSync(schemaFile, "utf8"));
     } catch (err) {
-      throw new Error(`input-schema.json is not valid JSON (${err instanceof Error ? err.message : err})`);
+      throw new Error(`${file} is not valid JSON (${err instanceof Error ? err.message : err})`);
     }
   }
   return { name: fields.name ?? name, body };

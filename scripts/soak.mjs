@@ -5,6 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { startStack } from "./lib/stack.mjs";
+import { useToolchain } from "./lib/toolchain.mjs";
+
+await useToolchain("soak");
 
 const TOTAL = Number(process.env.SOAK_EXECUTIONS ?? 20_000);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 4);

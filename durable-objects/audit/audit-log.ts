@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
+import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
@@ -139,7 +140,7 @@ export class AuditLog extends DurableObject {
       )
       .toArray();
     return rows.map((r) => ({
-      at: r.ts,
+      at: isoTime(r.ts),
       durationMs: r.duration_ms,
       toolCalls: r.tool_calls ?? 0,
       ...(r.error !== null ? { error: r.error } : {}),

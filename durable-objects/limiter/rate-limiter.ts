@@ -41,7 +41,7 @@ const LEASES = "leases";
 /**
  * Changes reach storage this long after the first change since the last write, all of the window's
  * changes in one put: a disk sync (locally) or a replica round (in production) per request blocked
- * more than the call itself costs (c=1 p50 ~8 % lower, c=10 throughput ~10 % higher locally).
+ * more than the call itself costs (docs/bench-log.md).
  */
 export const WRITE_BEHIND_MS = 100;
 
@@ -64,7 +64,7 @@ export class RateLimiter extends DurableObject {
 
   /**
    * One call per request: returns the `released` leases of executions that ended (the gateway sends
-   * them with its next call, limits/releases.ts), takes `count` tokens from the key's bucket (all or
+   * them with its next call, workers/gateway/admission/leases.ts), takes `count` tokens from the key's bucket (all or
    * none) and, when the take is allowed and `lease` is given, a lease for one of `lease.max`
    * concurrent executions.
    */
@@ -81,7 +81,7 @@ export class RateLimiter extends DurableObject {
     return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
   }
 
-  /** Several admits in one call, each decided on its own, in order (limits/admission-line.ts). */
+  /** Several admits in one call, each decided on its own, in order (workers/gateway/admission/admission-line.ts). */
   admitMany(asks: AdmitAsk[]): Admission[] {
     return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released));
   }

@@ -1,4 +1,5 @@
 import type { SessionAnswer, SessionCall, SessionInfo, SessionQuota } from "../../shared/contract/session";
+import { isoTime } from "../../shared/contract/time";
 import { fail, ok } from "./answer";
 import { badPath, deleteFile, fileCount, listFiles, readFile, writeFile } from "./files";
 import type { SessionRecord } from "./record";
@@ -41,8 +42,8 @@ export function dispatch(
 function info(sql: SqlStorage, record: SessionRecord, quota: SessionQuota): SessionInfo {
   return {
     id: record.id,
-    createdAt: record.createdAt,
-    lastSeenAt: record.lastSeenAt,
+    createdAt: isoTime(record.createdAt),
+    lastSeenAt: isoTime(record.lastSeenAt),
     bytesUsed: readMeta(sql, "bytes_used"),
     quotaBytes: quota.quotaBytes,
     files: fileCount(sql),

@@ -5,6 +5,7 @@ import {
   type SessionAnswer,
   type SessionQuota,
 } from "../../shared/contract/session";
+import { isoTime } from "../../shared/contract/time";
 import { fail, ok } from "./answer";
 import { overBytes, tooManyFiles } from "./quota";
 import { addMeta } from "./schema";
@@ -42,16 +43,16 @@ export function writeFile(
       const chunk = data.slice(at, at + CHUNK_BYTES).buffer;
       sql.exec("INSERT INTO chunks (path, idx, data) VALUES (?, ?, ?)", path, idx, chunk);
     }
-    const info: FileInfo = { path, size: data.byteLength, modifiedAt: Date.now() };
+    const modifiedAt = Date.now();
     sql.exec(
       `INSERT INTO files (path, size, modified_at) VALUES (?, ?, ?)
        ON CONFLICT (path) DO UPDATE SET size = excluded.size, modified_at = excluded.modified_at`,
       path,
-      info.size,
-      info.modifiedAt,
+      data.byteLength,
+      modifiedAt,
     );
-    addMeta(sql, "bytes_used", info.size - (oldSize ?? 0));
-    return ok(info);
+    addMeta(sql, "bytes_used", data.byteLength - (oldSize ?? 0));
+    return ok(fileInfo({ path, size: data.byteLength, modified_at: modifiedAt }));
   });
 }
 
@@ -79,7 +80,12 @@ export function listFiles(sql: SqlStorage, prefix: string | undefined): SessionA
     ...params,
     SESSION_LIMITS.maxListed,
   );
-  return ok(rows.toArray().map((r): FileInfo => ({ path: r.path, size: r.size, modifiedAt: r.modified_at })));
+  return ok(rows.toArray().map(fileInfo));
+}
+
+/** A file as code sees it: the stored ms as ISO time. */
+function fileInfo(row: FileRow): FileInfo {
+  return { path: row.path, size: row.size, modifiedAt: isoTime(row.modified_at) };
 }
 
 export function deleteFile(storage: DurableObjectStorage, path: string): SessionAnswer {

@@ -15,7 +15,7 @@ export function overBytes(
   return fail(
     "QuotaError",
     `session storage is full: this write needs ${added} bytes, ${used} of ${quota.quotaBytes} are used ` +
-      `(${after} after the write; the quota is SESSION_QUOTA_BYTES)`,
+      `(${after} after it). Delete files or state you no longer need first (operator setting: SESSION_QUOTA_BYTES)`,
   );
 }
 

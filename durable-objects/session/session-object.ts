@@ -17,9 +17,10 @@ const TOUCH_EVERY_MS = 60_000;
 
 /**
  * One object per session (named by the session id). Holds the session record so that a session
- * works whichever gateway isolate a request lands in, and the session's state, workspace files,
- * execution history and PII vault (SQL tables, made on first use); all of it ends on DELETE or
- * after SESSION_TTL_SECONDS idle (alarm). Storage: see docs/storage-schema.md.
+ * works whichever gateway isolate a request lands in, and the session's state, workspace files and
+ * PII vault (SQL tables, made on first use); all of it ends on DELETE or after SESSION_TTL_SECONDS
+ * idle (alarm). Its execution history is not here: it is the session's entries in the team's
+ * AuditLog. Storage: see docs/storage-schema.md.
  */
 export class SessionObject extends DurableObject {
   /** deleteAll() drops the SQL tables too, so every wipe clears this. */

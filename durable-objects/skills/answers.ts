@@ -5,7 +5,10 @@ export interface VersionMeta {
   description: string;
   /** the inputSchema's JSON text */
   inputSchema?: string;
+  /** the outputSchema's JSON text */
+  outputSchema?: string;
   codeChars: number;
+  /** ms since epoch (the index answers it as ISO time) */
   updatedAt: number;
 }
 
@@ -14,7 +17,7 @@ export type Reserved = { ok: true; version: number } | { ok: false; skills: numb
 
 /**
  * The index's methods as callers see them. The generated stub type loses the `unknown` values of
- * `inputSchema`, so workers/gateway/skills/index-client.ts retypes the stub to this, once.
+ * `inputSchema` and `outputSchema`, so workers/gateway/skills/index-client.ts retypes the stub to this, once.
  */
 export interface SkillIndexApi {
   reserve(name: string, meta: VersionMeta, maxSkills: number): Promise<Reserved>;

@@ -1,4 +1,5 @@
 import type { SkillSummary } from "../../shared/contract/skills";
+import { isoTime } from "../../shared/contract/time";
 
 /** One version as the index keeps it; `ready` 0 while its R2 object is being written. */
 export type VersionRow = {
@@ -6,12 +7,13 @@ export type VersionRow = {
   version: number;
   description: string;
   input_schema: string | null;
+  output_schema: string | null;
   code_chars: number;
   updated_at: number;
   ready: number;
 };
 
-export const SUMMARY_COLUMNS = "name, version, description, input_schema, updated_at";
+export const SUMMARY_COLUMNS = "name, version, description, input_schema, output_schema, updated_at";
 
 export const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS versions (
@@ -27,6 +29,7 @@ export function toSummary(row: Omit<VersionRow, "code_chars" | "ready">): SkillS
     version: row.version,
     description: row.description,
     ...(row.input_schema !== null ? { inputSchema: JSON.parse(row.input_schema) } : {}),
-    updatedAt: row.updated_at,
+    ...(row.output_schema !== null ? { outputSchema: JSON.parse(row.output_schema) } : {}),
+    updatedAt: isoTime(row.updated_at),
   };
 }

@@ -19,7 +19,12 @@ type SummaryRow = Omit<VersionRow, "code_chars" | "ready">;
 export class SkillIndex extends DurableObject implements SkillIndexApi {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    for (const statement of SCHEMA) ctx.storage.sql.exec(statement);
+    const sql = ctx.storage.sql;
+    for (const statement of SCHEMA) sql.exec(statement);
+    // Added after the first release: objects made before get the column (NULL in their old rows).
+    const columns = sql.exec<{ name: string }>("PRAGMA table_info(versions)").toArray();
+    if (!columns.some((c) => c.name === "output_schema"))
+      sql.exec("ALTER TABLE versions ADD COLUMN output_schema TEXT");
   }
 
   /** The next version of `name`, not yet visible; refused when a new name would pass `maxSkills`. */
@@ -42,12 +47,13 @@ export class SkillIndex extends DurableObject implements SkillIndexApi {
         version,
       );
       sql.exec(
-        `INSERT INTO versions (name, version, description, input_schema, code_chars, updated_at, ready, reserved_at)
-         VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
+        `INSERT INTO versions (name, version, description, input_schema, output_schema, code_chars, updated_at, ready, reserved_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
         name,
         version,
         meta.description,
         meta.inputSchema ?? null,
+        meta.outputSchema ?? null,
         meta.codeChars,
         meta.updatedAt,
         Date.now(),
@@ -119,7 +125,7 @@ export class SkillIndex extends DurableObject implements SkillIndexApi {
     // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
     return this.ctx.storage.sql
       .exec<SummaryRow>(
-        `SELECT name, max(version) AS version, description, input_schema, updated_at FROM versions
+        `SELECT name, max(version) AS version, description, input_schema, output_schema, updated_at FROM versions
          WHERE ready = 1 ${filter} GROUP BY name ORDER BY name`,
         ...params,
       )

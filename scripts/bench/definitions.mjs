@@ -2,8 +2,9 @@
 // the upstreams hold) against the tool definitions a client would load from the upstreams directly.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { root } from "../lib/root.mjs";
 import { countTokens } from "../lib/tokens.mjs";
-import { root } from "../lib/wrangler-dev.mjs";
+import { QUERIES } from "./discovery-answers.mjs";
 import { listAllTools } from "./everything.mjs";
 import { int, pct, table } from "./stats.mjs";
 
@@ -86,5 +87,31 @@ export async function runDefinitions({ gw, session, everythingClient }) {
       `largest ${int(max.tokens)} (${max.name}, ${max.tools} tools); ` +
       `${perServer.filter((s) => s.tokens > tier1Tokens).length} of ${perServer.length} servers alone exceed tier-1`,
   );
+  await printAnswerSizes(gw, demo);
   return { tier1Tokens, demo };
+}
+
+/**
+ * What an agent reads when it looks tools up, through the gateway: the characters of the
+ * `get_tool_definition` answer of every demo tool and of `search_tools` at its defaults (the JSON text an
+ * MCP client gets is the REST body). Without a gateway, and against another revision:
+ * `node scripts/bench/discovery-answers.mjs [--ref <rev>]`.
+ */
+async function printAnswerSizes(gw, demo) {
+  const size = async (path) => JSON.stringify(await gw.get(path)).length;
+  const definitions = [];
+  for (const tool of demo) definitions.push([`demo.${tool.name}`, await size(`/v1/tools/demo.${tool.name}`)]);
+  const searches = [];
+  for (const query of QUERIES)
+    searches.push([
+      query || "(no query)",
+      await size(`/v1/tools${query ? `?q=${encodeURIComponent(query)}` : ""}`),
+    ]);
+  const total = definitions.reduce((n, [, chars]) => n + chars, 0);
+  console.log(
+    `get_tool_definition answers (chars): ${definitions.map(([name, chars]) => `${name} ${int(chars)}`).join(", ")}; all ${int(total)}`,
+  );
+  console.log(
+    `search_tools answers at the defaults (chars): ${searches.map(([q, c]) => `"${q}" ${int(c)}`).join(", ")}`,
+  );
 }

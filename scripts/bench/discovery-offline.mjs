@@ -17,11 +17,10 @@
 //   node scripts/bench/discovery-offline.mjs --queries bench/discovery/agent-queries-2.json
 //                                                             another agent's queries in place of agent-queries.json
 //                                                             (or agent-restated.json: the tasks as verb + object)
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import {
@@ -41,9 +40,10 @@ import {
   loadIntents,
   serverOf,
 } from "../../bench/discovery/servers.mjs";
+import { treeAt } from "../lib/git-tree.mjs";
+import { root } from "../lib/root.mjs";
 import { ms, percentile, table } from "./stats.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const LATENCY_ROUNDS = 5;
 
 /**
@@ -53,24 +53,7 @@ const LATENCY_ROUNDS = 5;
 export async function loadSearch(ref) {
   const dir = mkdtempSync(join(tmpdir(), "discovery-bench-"));
   try {
-    let base = root;
-    if (ref !== undefined) {
-      base = join(dir, "tree");
-      mkdirSync(base);
-      const tar = join(dir, "tree.tar");
-      execFileSync("git", [
-        "-C",
-        root,
-        "archive",
-        "--format=tar",
-        "-o",
-        tar,
-        ref,
-        "workers/gateway",
-        "shared",
-      ]);
-      execFileSync("tar", ["-xf", tar, "-C", base]);
-    }
+    const base = ref === undefined ? root : treeAt(ref, dir, ["workers/gateway", "shared"]);
     return await importSearch(base, join(dir, "search.mjs"));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,16 +8,15 @@
 // 0.704 (−2): the constants are not what limits the ranking, and the change was not taken.
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { evaluate } from "../../bench/discovery/bm25.mjs";
 import { corpusCatalog, corpusServers, loadIntents } from "../../bench/discovery/servers.mjs";
+import { root } from "../lib/root.mjs";
 import { importSearch } from "./discovery-offline.mjs";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const dir = mkdtempSync(join(tmpdir(), "tune-"));
-cpSync(join(ROOT, "workers/gateway"), join(dir, "workers/gateway"), { recursive: true });
-cpSync(join(ROOT, "shared"), join(dir, "shared"), { recursive: true });
+cpSync(join(root, "workers/gateway"), join(dir, "workers/gateway"), { recursive: true });
+cpSync(join(root, "shared"), join(dir, "shared"), { recursive: true });
 const D = join(dir, "workers/gateway/discovery");
 const orig = Object.fromEntries(
   ["score.ts", "query.ts", "bm25.ts", "fields.ts"].map((f) => [f, readFileSync(join(D, f), "utf8")]),

@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { freePort, root } from "../lib/wrangler-dev.mjs";
+import { root } from "../lib/root.mjs";
+import { freePort } from "../lib/wrangler-dev.mjs";
 
 const SCRIPT = join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 

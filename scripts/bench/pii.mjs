@@ -5,11 +5,11 @@
 // Runnable alone: `node scripts/bench/pii.mjs`.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { root } from "../lib/root.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "../..");
 const WARMUP = 3;
 const RUNS = 9;
 const TARGET_BYTES = 1 << 20;

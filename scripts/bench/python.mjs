@@ -4,8 +4,8 @@
 // its own), not the bench's one-process stack: there, with the isolates made in the gateway's own
 // workerd, that workerd has been seen to spin for good in V8's C++-heap sweeper (cppgc
 // IncrementalSweepTask re-posting itself from PumpMessageLoop, `perf` on the hung process) at the
-// first to ~18th Python execution, while the two-process stack ran 60 in a row without a miss. (The
-// workerd of wrangler 4.164, 2026-11-17, ran 60 in-process ones without it; ours, 4.86, is pinned.)
+// first to ~18th Python execution, while the two-process stack ran 60 in a row without a miss
+// (docs/bench-log.md has the runs).
 import { randomUUID } from "node:crypto";
 import { startStack } from "../lib/stack.mjs";
 import { gatewayClient } from "./gateway-client.mjs";

@@ -1,9 +1,11 @@
-// Run by `npm run build`: every per-team environment in wrangler.toml ([env.<team>]) must repeat each
-// binding and var of the top level, because wrangler does not inherit vars, kv_namespaces,
-// durable_objects, services, worker_loaders (and most other bindings) into environments. Names and
-// kinds are compared, not values: a team may have its own vars, KV ids and Durable Object namespaces.
+// Run by `npm run build`: every per-team environment in wrangler.toml ([env.<team>]) is read with
+// wrangler's own validation (an invalid one fails here, so one deploy dry-run covers the bundle they
+// all share), and must repeat each binding and var of the top level, because wrangler does not
+// inherit vars, kv_namespaces, durable_objects, services, worker_loaders (and most other bindings)
+// into environments. Names and kinds are compared, not values: a team may have its own vars, KV ids
+// and Durable Object namespaces.
 import { experimental_readRawConfig, unstable_readConfig } from "wrangler";
-import { root } from "./wrangler-dev.mjs";
+import { root } from "./root.mjs";
 
 const config = process.argv[2] ?? `${root}/wrangler.toml`;
 

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { root } from "./wrangler-dev.mjs";
+import { root } from "./root.mjs";
 
 const file = join(root, ".dev.vars");
 

@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { root } from "./wrangler-dev.mjs";
+import { root } from "./root.mjs";
 
 /** Keys of a wrangler config holding paths this copy does not rewrite: refuse rather than break them. */
 const UNHANDLED_PATH_KEYS = ["assets", "site", "rules", "base_dir", "tsconfig", "alias"];

@@ -1,5 +1,5 @@
-// The repository's root directory, for scripts that locate its files (a module of its own, so that
-// scripts/lib modules importing each other never need it from one another).
+// The repository's root directory: every script that locates the repository's files imports it from
+// here (scripts/lib/wrangler-dev.mjs passes it on to the e2e tests that import it from there).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 

@@ -6,32 +6,51 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { positiveNumberEnv } from "./env-number.mjs";
 import { writeGatewayConfig } from "./gateway-config.mjs";
-import { isLive, root, startWranglerDev } from "./wrangler-dev.mjs";
+import { root } from "./root.mjs";
+import { liveProbe, startupSeconds, startWranglerDev } from "./wrangler-dev.mjs";
 
 const HOST_CONFIG = "workers/sandbox-host/wrangler.toml";
 const WATCH_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_500;
 /**
- * Missed probes in a row after which the host counts as hung. Three, not two: a host's first Python
- * execution makes CPython's memory snapshot without answering probes (~2.5 s on a quiet machine,
- * about twice that on a loaded 2-core one), and a restart then would lose the snapshot and fail it.
+ * The host's one thread answers no probe while code computes without awaiting (on a starved machine
+ * each Python execution restoring its snapshot is seconds of that), and not even when idle now and
+ * then. So a silent host is restarted only once the gateway has seen it miss an execution's deadline
+ * (`sandboxHost.overdueSince` in the gateway's GET /live, later than this host's start), after this
+ * many missed probes in a row (SANDBOX_HOST_MISSES). A hang whose request was cancelled is found by
+ * the next execution sent to the host, which then misses its own deadline.
  */
-const UNRESPONSIVE_AFTER = 3;
+const UNRESPONSIVE_AFTER = positiveNumberEnv("SANDBOX_HOST_MISSES", 3);
+/**
+ * A host makes CPython's memory snapshot, and runs its first TypeScript execution, slowly (~2.5 s on a
+ * quiet machine, a minute on a starved one): the supervisor has both done (POST /warm) after each
+ * start, before the gateway starts or probing does, so no first execution pays for them. It may
+ * take as long as a start (DEV_STARTUP_SECONDS).
+ */
+const WARM_TIMEOUT_MS = startupSeconds() * 1000;
 
 /**
  * @param {{ port?: number, vars?: Record<string, string>, env?: Record<string, string>, persist?: "temp" | "default",
- *   echo?: (line: string) => boolean, envFile?: string | null, log?: (line: string) => void }} options
+ *   echo?: (line: string, from: "host" | "gateway") => boolean, envFile?: string | null,
+ *   log?: (line: string) => void }} options
+ *   echo: a line of either wrangler's output; true shows it on this process's stdout.
  */
 export async function startStack(options = {}) {
   const log = options.log ?? ((line) => console.error(line));
   const registry = mkdtempSync(join(tmpdir(), "code-mcp-registry-"));
   const env = { ...options.env, WRANGLER_REGISTRY_PATH: registry };
-  const host = superviseHost({ env, echo: options.echo, log });
+  let gateway;
+  const host = superviseHost({
+    env,
+    echo: options.echo && ((line) => options.echo(line, "host")),
+    log,
+    gatewayUrl: () => gateway?.url,
+  });
   const gatewayConfig = writeGatewayConfig({
     services: [{ binding: "SANDBOX_HOST", service: "code-mcp-sandbox-host", entrypoint: "SandboxHost" }],
   });
-  let gateway;
   try {
     await host.started;
     // The config is generated elsewhere, so the repo's .dev.vars is passed explicitly (null: none).
@@ -45,7 +64,7 @@ export async function startStack(options = {}) {
       persist: options.persist,
       // The gateway's config is written to a temporary directory: its state is kept in the repo's.
       stateDir: root,
-      echo: options.echo,
+      echo: options.echo && ((line) => options.echo(line, "gateway")),
       envFile,
     });
   } catch (err) {
@@ -66,34 +85,48 @@ export async function startStack(options = {}) {
  * Runs the sandbox host and restarts it when it exits or stops answering. `restarts` counts them;
  * `current()` is the running wrangler dev (its `child.pid`, `url`).
  */
-function superviseHost({ env, echo, log }) {
+function superviseHost({ env, echo, log, gatewayUrl }) {
   let current;
   let stopping = false;
   let restarts = 0;
   const start = () => startWranglerDev({ configs: [HOST_CONFIG], env, echo });
-  const started = start().then((h) => {
+  // Started means warm too: the gateway starts after, so the two do not contend for the CPU.
+  let startedAt = 0;
+  const started = start().then(async (h) => {
     current = h;
+    startedAt = Date.now();
+    await warm(h.url, log);
   });
   const loop = (async () => {
     await started.catch(() => {});
     while (!stopping && current) {
       let misses = 0;
+      let silentSince = 0;
+      const live = liveProbe(current.url);
       while (!stopping && current.child.exitCode === null && current.child.signalCode === null) {
         await new Promise((r) => setTimeout(r, WATCH_EVERY_MS));
-        misses = (await isLive(current.url, PROBE_TIMEOUT_MS)) ? 0 : misses + 1;
-        if (misses >= UNRESPONSIVE_AFTER) break;
+        if (await live(PROBE_TIMEOUT_MS)) {
+          misses = 0;
+          continue;
+        }
+        if (misses++ === 0) silentSince = Date.now();
+        if (misses < UNRESPONSIVE_AFTER) continue;
+        if (await gatewaySaysOverdue(gatewayUrl(), startedAt)) break;
       }
       if (stopping) return;
+      const silentFor = `${Math.round((Date.now() - silentSince) / 1000)} s`;
       const why =
         current.child.exitCode !== null || current.child.signalCode !== null
           ? `exited (${current.child.exitCode ?? current.child.signalCode})`
-          : `stopped answering for ${(misses * WATCH_EVERY_MS) / 1000} s (code stuck in a native call?)`;
+          : `missed an execution's deadline and has not answered for ${silentFor} (code stuck in a native call?)`;
       log(`[stack] the sandbox host ${why}; restarting it`);
       await current.stop();
       for (;;) {
         try {
           current = await start();
+          startedAt = Date.now();
           restarts++;
+          await warm(current.url, log);
           log(`[stack] sandbox host restarted (${restarts} so far)`);
           break;
         } catch (err) {
@@ -119,4 +152,30 @@ function superviseHost({ env, echo, log }) {
       await loop.catch(() => {});
     },
   };
+}
+
+/** Has the host make its Python snapshot and run a first execution; says why not when it could not. */
+async function warm(url, log) {
+  try {
+    const res = await fetch(`${url}/warm`, { method: "POST", signal: AbortSignal.timeout(WARM_TIMEOUT_MS) });
+    const text = await res.text();
+    if (!res.ok) log(`[stack] the sandbox host did not warm up: ${text.slice(0, 300)}`);
+  } catch (err) {
+    log(
+      `[stack] the sandbox host did not finish warming up within ${WARM_TIMEOUT_MS / 1000} s (${err instanceof Error ? err.message : err}); probing it anyway`,
+    );
+  }
+}
+
+/** Whether the gateway saw this host (started at `since`) miss an execution's deadline. */
+async function gatewaySaysOverdue(url, since) {
+  if (!url) return false;
+  try {
+    const res = await fetch(`${url}/live`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS * 2) });
+    const body = await res.json();
+    const at = Date.parse(body?.sandboxHost?.overdueSince ?? "");
+    return at >= since;
+  } catch {
+    return false;
+  }
 }

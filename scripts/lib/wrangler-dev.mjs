@@ -1,54 +1,19 @@
 // Starts `wrangler dev` as a child in its own process group, waits until GET /live answers, and
 // stops it (SIGTERM, then SIGKILL for the group: a workerd stuck in native code ignores SIGTERM).
-// Used by `npm run dev`, `npm run bench` and the end-to-end tests.
+// Used by `npm run dev`, `npm run bench` and the end-to-end tests; which wrangler, and where its
+// state goes, is scripts/lib/toolchain.mjs's choice.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { TOOLCHAIN } from "./node22.mjs";
+import { positiveNumberEnv } from "./env-number.mjs";
+import { LOCAL_STACK_ENV } from "./plain-wrangler-dev.mjs";
 import { root } from "./root.mjs";
+import { localStateDir, wranglerBin } from "./toolchain.mjs";
 
+/** Also here for the e2e tests that import it from this module. */
 export { root };
-
-/** The Node 22 toolchain's wrangler (scripts/node22, installed by scripts/lib/node22.mjs). */
-const CURRENT_WRANGLER = join(TOOLCHAIN, "node_modules/wrangler");
-
-/**
- * The wrangler that `wrangler dev` runs: the repo's pinned one (4.86, the newest that runs on Node
- * 20), or with WRANGLER_TOOLCHAIN=current the current one of the Node 22 toolchain, which
- * `npm run test:node22` and `npm run conformance` use. Returns its package directory.
- */
-export function wranglerPackage() {
-  const choice = process.env.WRANGLER_TOOLCHAIN ?? "pinned";
-  if (choice === "pinned") return join(root, "node_modules/wrangler");
-  if (choice !== "current")
-    throw new Error(`WRANGLER_TOOLCHAIN must be "pinned" or "current", got "${choice}"`);
-  if (Number(process.versions.node.split(".")[0]) < 22) {
-    throw new Error(`WRANGLER_TOOLCHAIN=current needs Node >= 22 (this is ${process.version})`);
-  }
-  if (!existsSync(CURRENT_WRANGLER)) {
-    throw new Error(
-      `${CURRENT_WRANGLER} is missing: the Node 22 toolchain is installed by scripts/lib/node22.mjs`,
-    );
-  }
-  return CURRENT_WRANGLER;
-}
-
-/**
- * For scripts whose default is the wrangler users get today (the bench, the Node 22 suites,
- * conformance): WRANGLER_TOOLCHAIN is "current" unless the caller set it ("pinned": the repo's).
- * Returns the choice.
- */
-export function preferCurrentWrangler() {
-  process.env.WRANGLER_TOOLCHAIN ??= "current";
-  return process.env.WRANGLER_TOOLCHAIN;
-}
-
-/** The version of the wrangler that `wrangler dev` runs (wranglerPackage). */
-export function wranglerVersion() {
-  return JSON.parse(readFileSync(join(wranglerPackage(), "package.json"), "utf8")).version;
-}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -66,10 +31,9 @@ export function freePort() {
  *   persist?: "temp" | "default", stateDir?: string, echo?: (line: string) => boolean, startupMs?: number,
  *   envFile?: string }} options
  *   vars: `--var` values (the primary worker only); env: extra process environment;
- *   persist "temp": a fresh state directory, removed on stop; otherwise the state is kept in
- *   `<stateDir>/.wrangler/state` (default: the first config's directory, as wrangler does), or
- *   `state-current` under current wrangler, whose local storage the pinned one cannot read (a Durable
- *   Object's alarm table has another shape there); echo: lines of wrangler's output to show.
+ *   persist "temp": a fresh state directory, removed on stop; otherwise the state is kept under
+ *   `stateDir` (default: the first config's directory, as wrangler does), in the toolchain's
+ *   localStateDir; echo: lines of wrangler's output to show.
  */
 export async function startWranglerDev(options = {}) {
   const port = options.port ?? (await freePort());
@@ -80,17 +44,25 @@ export async function startWranglerDev(options = {}) {
   const inspectorPort = await freePort();
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
   const stateDir = options.stateDir ?? resolve(root, dirname(options.configs?.[0] ?? "wrangler.toml"));
-  const kept = join(
-    stateDir,
-    ".wrangler",
-    process.env.WRANGLER_TOOLCHAIN === "current" ? "state-current" : "state",
-  );
-  args.push("--persist-to", persistDir ?? kept);
+  args.push("--persist-to", persistDir ?? localStateDir(stateDir));
   if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", ...options.env };
+  // A dev registry of its own unless the caller shares one (scripts/lib/stack.mjs): nothing of ours
+  // is listed in the user's global one, where an entry left by a killed process reads as
+  // "connected" to their plain `wrangler dev` for five minutes.
+  const ownRegistry = options.env?.WRANGLER_REGISTRY_PATH
+    ? undefined
+    : mkdtempSync(join(tmpdir(), "code-mcp-registry-"));
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CI: "true",
+    ...options.env,
+    ...(ownRegistry && { WRANGLER_REGISTRY_PATH: ownRegistry }),
+    [LOCAL_STACK_ENV]: "1",
+  };
   const stdio = ["ignore", "pipe", "pipe"];
-  const child = spawn(process.execPath, [join(wranglerPackage(), "bin/wrangler.js"), ...args], {
+  const child = spawn(process.execPath, [wranglerBin(), ...args], {
     cwd: root,
     env,
     detached: true,
@@ -115,10 +87,12 @@ export async function startWranglerDev(options = {}) {
     try {
       process.kill(-child.pid, "SIGKILL");
     } catch {}
-    if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+    for (const dir of [persistDir, ownRegistry]) if (dir) rmSync(dir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + (options.startupMs ?? 90_000);
+  const startupMs = options.startupMs ?? startupSeconds() * 1000;
+  const deadline = Date.now() + startupMs;
+  const live = liveProbe(url);
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
@@ -126,14 +100,45 @@ export async function startWranglerDev(options = {}) {
         `wrangler dev exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail.join("\n")}`,
       );
     }
-    if (await isLive(url, 2_000)) return { url, port, inspectorPort, child, stop, tail };
+    if (await live(deadline - Date.now())) return { url, port, inspectorPort, child, stop, tail };
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();
-  throw new Error(`wrangler dev did not answer GET /live within the startup time:\n${tail.join("\n")}`);
+  throw new Error(
+    `wrangler dev did not answer GET /live within ${startupMs / 1000} s (DEV_STARTUP_SECONDS to wait longer):\n${tail.join("\n")}`,
+  );
 }
 
-export async function isLive(url, timeoutMs) {
-  const res = await fetch(`${url}/live`, { signal: AbortSignal.timeout(timeoutMs) }).catch(() => undefined);
-  return res?.status === 200;
+/**
+ * How long a stack may take to answer: DEV_STARTUP_SECONDS, else 240 s. About 20 s on a quiet
+ * 2-core machine; several minutes on a starved one (seen on shared CI machines).
+ */
+export function startupSeconds() {
+  return positiveNumberEnv("DEV_STARTUP_SECONDS", 240);
+}
+
+/**
+ * Probes GET /live: `await probe(ms)` says whether it answered 200 within `ms`. A probe that is late
+ * is not given up but waited for by the next call (one at a time): workerd would log its answer to a
+ * closed socket as an error ("Broken pipe", "Connection reset by peer"), and wrangler holds requests
+ * until the Worker is ready. A refused connection fails at once.
+ */
+export function liveProbe(url) {
+  let pending;
+  return (ms) => {
+    pending ??= fetch(`${url}/live`)
+      .then(async (res) => {
+        await res.arrayBuffer();
+        return res.status === 200;
+      })
+      .catch(() => false)
+      .finally(() => {
+        pending = undefined;
+      });
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(resolve, ms, false);
+    });
+    return Promise.race([pending, late]).finally(() => clearTimeout(timer));
+  };
 }

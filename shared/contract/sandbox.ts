@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ExecutionError } from "./execute";
+import { ERROR_CAPS, MAX_LOG_LINES, SESSION_LIMITS, WARNING_CAPS } from "./caps";
+import { CallStat, ExecutionError, LANGUAGES, Truncation } from "./execute";
 import { MAX_SKILLS_PER_EXECUTION, SKILL_NAME } from "./skills";
 
 /**
@@ -8,10 +9,7 @@ import { MAX_SKILLS_PER_EXECUTION, SKILL_NAME } from "./skills";
  * list has a `.max()` and the text it arrives as is length-checked before it is parsed.
  */
 
-/** Error fields as the isolate clips them; the host refuses longer ones. */
-export const ERROR_CAPS = { name: 200, message: 4_000, stack: 8_000 } as const;
-/** Log lines one execution may keep (beyond the character budget, calls are only counted). */
-export const MAX_LOG_LINES = 10_000;
+export { ERROR_CAPS, MAX_LOG_LINES } from "./caps";
 
 /** Options the host passes to the isolate's `run()`. */
 export const IsolateOptions = z.object({
@@ -25,21 +23,38 @@ export const IsolateOptions = z.object({
   egress: z.boolean(),
   /** skills the code names that the team does not have (calling one throws UnknownSkillError) */
   missingSkills: z.array(z.string().max(64)).max(MAX_SKILLS_PER_EXECUTION).default([]),
+  /** text is cut only where it splits no personal data (PII tokenization is on) */
+  piiSafeCuts: z.boolean().default(false),
+  /** a cut result is also reported whole (`wholeJson`), for the session's workspace */
+  keepWholeResult: z.boolean().default(false),
 });
 export type IsolateOptions = z.infer<typeof IsolateOptions>;
 
 /** The text an isolate's `run()` may return is at most this long for these options. */
-export function reportCharCap(options: Pick<IsolateOptions, "maxOutputChars">): number {
-  return options.maxOutputChars * 6 + 64_000;
+export function reportCharCap(options: Pick<IsolateOptions, "maxOutputChars" | "keepWholeResult">): number {
+  return options.maxOutputChars * 6 + 64_000 + (options.keepWholeResult ? SESSION_LIMITS.maxFileBytes : 0);
 }
 
-/** What the isolate's `run()` returns, as JSON text (see reportCharCap). */
+const Warnings = z.array(z.string().max(WARNING_CAPS.chars)).max(WARNING_CAPS.count);
+const SkillRuns = z.array(CallStat.extend({ name: z.string().max(80) })).max(64);
+
+/**
+ * What the isolate's `runAgentCode()` returns, as JSON text (see reportCharCap): result and logs
+ * already shaped to `maxOutputChars` (shared/output/shape.ts), which the host checks again.
+ */
 export const IsolateReport = z.object({
-  /** the return value's JSON text; cut (and then not JSON) when `resultTruncated` */
+  /** the return value's JSON text, cut to fit without breaking it (see `truncation`) */
   resultJson: z.string().optional(),
-  resultTruncated: z.boolean(),
-  logs: z.array(z.string()).max(MAX_LOG_LINES),
-  logsDropped: z.number().int().nonnegative(),
+  /** the whole result's JSON text, when it was cut and `keepWholeResult` */
+  wholeJson: z.string().max(SESSION_LIMITS.maxFileBytes).optional(),
+  truncation: Truncation.optional(),
+  logs: z.array(z.string()).max(MAX_LOG_LINES + 1),
+  /** the logs were cut or log calls dropped (the last line says how many) */
+  logsCut: z.boolean(),
+  /** calls the code left behind, and what became of them */
+  warnings: Warnings.optional(),
+  /** each skill's runs as the code saw them (inner calls included), for its `stats.calls` entry */
+  skillRuns: SkillRuns.optional(),
   error: z
     .object({
       name: z.string().max(ERROR_CAPS.name),
@@ -63,7 +78,7 @@ export type LoadedSkill = z.infer<typeof LoadedSkill>;
 /** Gateway → sandbox host: one execution. */
 export const SandboxRequest = z.object({
   code: z.string().max(5_000_000),
-  language: z.enum(["typescript", "javascript", "python"]),
+  language: z.enum(LANGUAGES),
   cpuMs: z.number().int().positive(),
   isolate: IsolateOptions,
   skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
@@ -73,6 +88,9 @@ export type SandboxRequest = z.infer<typeof SandboxRequest>;
 /** Sandbox host → gateway: the execution's outcome, already shaped to the output budget. */
 export const SandboxOutcome = z.object({
   result: z.unknown().optional(),
+  truncation: Truncation.optional(),
+  warnings: Warnings.optional(),
+  skillRuns: SkillRuns.optional(),
   logs: z.array(z.string()).max(MAX_LOG_LINES + 2),
   error: ExecutionError.extend({
     name: z.string().max(ERROR_CAPS.name),
@@ -83,6 +101,19 @@ export const SandboxOutcome = z.object({
 });
 export type SandboxOutcome = z.infer<typeof SandboxOutcome>;
 
+/** The outcome of an execution the sandbox could not run (bad request, compile error, host failure). */
+export function failedOutcome(error: SandboxOutcome["error"] & object): SandboxOutcome {
+  return { logs: [], error, truncated: false };
+}
+
+/**
+ * Time a host waits past an execution's limit for its isolate to report before giving up on it (the
+ * gateway waits twice this for the host). The isolate's start and report must fit in it: ~50 ms on
+ * a laptop, but a Python isolate restoring its snapshot took over 4 s on a starved 2-core machine,
+ * where a shorter grace turned code stopped by its own guard into a host that missed its deadline.
+ */
+export const HOST_GRACE_MS = 10_000;
+
 /** A bridge call's answer: the runtime turns `ok: false` into a thrown Error with that name. */
 export type BridgeResult =
   | { ok: true; value: unknown }
@@ -92,7 +123,8 @@ export type BridgeResult =
 export interface SandboxBridgeApi {
   callTool(qualifiedName: unknown, argsJson: unknown): Promise<BridgeResult>;
   searchTools(optionsJson: unknown): Promise<BridgeResult>;
-  getToolDefinition(qualifiedName: unknown): Promise<BridgeResult>;
+  /** `schema === true`: the input/output JSON Schema too (`getToolDefinition(name, { schema: true })`) */
+  getToolDefinition(qualifiedName: unknown, schema?: unknown): Promise<BridgeResult>;
   fetch(request: unknown): Promise<Response>;
   /** `skills.<op>()`: "call" (arguments checked against the skill's inputSchema), save, list, get, delete */
   skills(op: unknown, payloadJson: unknown): Promise<BridgeResult>;
@@ -102,7 +134,8 @@ export interface SandboxBridgeApi {
 
 /** The sandbox host's surface (in-process, or the `SANDBOX_HOST` service under `npm run dev`). */
 export interface SandboxHostApi {
-  run(request: SandboxRequest, bridge: SandboxBridgeApi | undefined): Promise<unknown>;
+  /** runs one execution in a fresh isolate; the answer is checked as a SandboxOutcome */
+  runSandbox(request: SandboxRequest, bridge: SandboxBridgeApi | undefined): Promise<unknown>;
   /** answers at once when the host is alive (only a host in another process has it) */
   ping?(): Promise<unknown>;
 }

@@ -1,23 +1,14 @@
 import { z } from "zod";
+import { SESSION_LIMITS } from "./caps";
+import { IsoTime } from "./time";
+
+export { SESSION_LIMITS } from "./caps";
 
 /**
  * Session state as it crosses two boundaries: sandbox isolate → gateway (the bridge's `session()`
  * call, written by untrusted code) and gateway → SessionObject (Durable Object RPC). One zod schema
  * per call is the only description of both.
  */
-export const SESSION_LIMITS = {
-  /** one workspace file, in bytes */
-  maxFileBytes: 10 * 1024 * 1024,
-  maxPathChars: 1_024,
-  maxSegmentChars: 255,
-  maxKeyChars: 512,
-  /** one state value's JSON text */
-  maxStateValueChars: 1_000_000,
-  /** entries `session.history()` keeps */
-  maxHistory: 100,
-  /** names returned by one `state.keys()` / files by one `workspace.list()` */
-  maxListed: 10_000,
-} as const;
 
 export const StateKey = z.string().min(1).max(SESSION_LIMITS.maxKeyChars);
 /** Checked in full by `pathProblem` (the DO and the gateway both call it). */
@@ -64,11 +55,12 @@ export type SessionAnswer =
   | { ok: true; value: unknown }
   | { ok: false; error: { name: SessionErrorName; message: string; path?: string } };
 
-export const FileInfo = z.object({ path: z.string(), size: z.number(), modifiedAt: z.number() });
+export const FileInfo = z.object({ path: z.string(), size: z.number(), modifiedAt: IsoTime });
 export type FileInfo = z.infer<typeof FileInfo>;
 
 export const HistoryEntry = z.object({
-  at: z.number(),
+  /** when the execution started */
+  at: IsoTime,
   durationMs: z.number(),
   toolCalls: z.number(),
   error: z.string().optional(),
@@ -78,8 +70,8 @@ export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
 export const SessionInfo = z.object({
   id: z.string(),
-  createdAt: z.number(),
-  lastSeenAt: z.number(),
+  createdAt: IsoTime,
+  lastSeenAt: IsoTime,
   bytesUsed: z.number(),
   quotaBytes: z.number(),
   files: z.number(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IsoTime } from "./time";
 
 /**
  * Skills (contract "Skills"): a team's named, versioned code. The shapes here are the one
@@ -16,7 +17,7 @@ export const RESERVED_SKILL_NAMES = [
   "prototype",
 ] as const;
 export const MAX_SKILL_DESCRIPTION = 1_024;
-/** JSON text of one skill's inputSchema */
+/** JSON text of one skill's inputSchema, and of its outputSchema */
 export const MAX_SKILL_SCHEMA_CHARS = 100_000;
 /** skills one execution may load (named in its code, and the skills they name, transitively) */
 export const MAX_SKILLS_PER_EXECUTION = 50;
@@ -30,12 +31,21 @@ export const SkillName = z
     error: `a skill may not be named ${RESERVED_SKILL_NAMES.join(", ")}`,
   });
 
-/** What a save sends (PUT /v1/skills/{name} body; skills.save() adds `name`). Code size: SKILL_MAX_CODE_CHARS. */
+/** The languages a skill's code may be in: skills run as modules of the JavaScript isolate. */
+export const SKILL_LANGUAGES = ["typescript", "javascript"] as const;
+
+/**
+ * What a save sends (PUT /v1/skills/{name} body; skills.save() adds `name`). Code size:
+ * SKILL_MAX_CODE_CHARS. `language` is optional and only checked (TypeScript compiles JavaScript too).
+ */
 export const SkillInput = z
   .object({
     description: z.string().trim().min(1, { error: "description is required" }).max(MAX_SKILL_DESCRIPTION),
     code: z.string().min(1, { error: "code is required" }),
+    language: z.enum(SKILL_LANGUAGES).optional(),
     inputSchema: z.record(z.string(), z.unknown()).optional(),
+    /** JSON Schema of what the code returns: shown in discovery's signature, not checked at run time */
+    outputSchema: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type SkillInput = z.infer<typeof SkillInput>;
@@ -50,7 +60,9 @@ export const SkillRecord = z.object({
   description: z.string(),
   code: z.string(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
-  updatedAt: z.number(),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  /** when this version was saved */
+  updatedAt: IsoTime,
 });
 export type SkillRecord = z.infer<typeof SkillRecord>;
 

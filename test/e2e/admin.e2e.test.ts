@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/wrangler-dev.mjs";
 import { TEST_ADMIN_TOKEN } from "../helpers/keys";
-import { gatewayUrl } from "./client";
+import { connect, execute, gatewayUrl } from "./client";
 
 // The operators' CLI (`npm run admin`, scripts/admin.mjs) against the real gateway: a team and a key
 // made from the command line, the key used, listed, revoked.
@@ -21,7 +21,7 @@ function admin(args: string[], token: string = TEST_ADMIN_TOKEN): Promise<Run> {
     execFile(
       process.execPath,
       [join(root, "scripts/admin.mjs"), "--url", gatewayUrl(), ...args],
-      { env: { ...process.env, ADMIN_TOKEN: token, GATEWAY_URL: "" }, timeout: 20_000 },
+      { env: { ...process.env, ADMIN_TOKEN: token, GATEWAY_URL: "" }, timeout: 50_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -79,7 +79,9 @@ describe("npm run admin", () => {
     const ok = await run(key!, "return (await tools.demo.list_tickets({ limit: 2 })).tickets.length");
     expect(ok).toMatchObject({ status: 200, body: { result: 2 } });
     const denied = await run(key!, "return await tools.demo.list_agents({})");
-    expect(denied.body).toMatchObject({ error: { name: "UnknownToolError" } });
+    expect(denied.body).toMatchObject({
+      error: { name: "ToolNotAllowedError", message: expect.stringContaining('(deny "demo.list_agents")') },
+    });
 
     const listed = await admin(["keys", "list", TEAM]);
     expect(listed.code).toBe(0);
@@ -96,6 +98,62 @@ describe("npm run admin", () => {
     const gone = await admin(["teams", "show", TEAM]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`HTTP 404 not_found: No team "${TEAM}"`);
+  });
+
+  it("warns of a glob that matches no tool; a denied tool called from code names its rule", async () => {
+    const team = `${TEAM}-policy`;
+    const created = await admin([
+      "teams",
+      "create",
+      team,
+      "--servers",
+      JSON.stringify({ demo: { service: "DEMO" } }),
+      "--deny",
+      "demo.updat_ticket,demo.update_*",
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain(`Created team ${team}`);
+    expect(created.stderr).toBe(
+      `warning: deny "demo.updat_ticket" matches no tool of the team's servers (demo); check its spelling\n`,
+    );
+    const made = await admin(["keys", "create", team, "--name", "sdk"]);
+    const key = /^\s+(cmk_[A-Za-z0-9_-]+)\s*$/m.exec(made.stdout)?.[1];
+    expect(key).toBeDefined();
+
+    const { client } = await connect({ Authorization: `Bearer ${key}` });
+    try {
+      const r = await execute(client, {
+        code: `const out = [];
+for (const call of [() => tools.demo.update_ticket({ id: 1, status: "closed" }), () => callTool("demo.update_ticket", {})]) {
+  try { await call(); out.push("called"); } catch (e) { out.push(e.name + ": " + e.message); }
+}
+return out;`,
+      });
+      const refused = `ToolNotAllowedError: demo.update_ticket is not allowed for this team (deny "demo.update_*"); ask the team's admin, or use another tool`;
+      expect(r.result).toEqual([refused, refused]);
+
+      const definition = await client.callTool({
+        name: "get_tool_definition",
+        arguments: { name: "demo.update_ticket" },
+      });
+      expect(definition.isError).toBe(true);
+      const text = (definition.content as Array<{ text: string }>)[0]!.text;
+      expect(JSON.parse(text)).toMatchObject({ error: { name: "ToolNotAllowedError" } });
+
+      const found = await client.callTool({
+        name: "search_tools",
+        arguments: { query: "update ticket", detail: "name", limit: 100 },
+      });
+      const listed = JSON.parse((found.content as Array<{ text: string }>)[0]!.text) as {
+        tools: Array<{ name: string }>;
+      };
+      const names = listed.tools.map((t) => t.name);
+      expect(names).toContain("demo.get_ticket");
+      expect(names).not.toContain("demo.update_ticket");
+    } finally {
+      await client.close();
+      await admin(["teams", "delete", team]);
+    }
   });
 
   it("shows the server's status and message and exits 1", async () => {

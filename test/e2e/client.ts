@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
 import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
@@ -64,4 +64,19 @@ export async function teamWithKey(
   if (made.status !== 201) throw new Error(`key for ${team}: ${made.status} ${await made.text()}`);
   const { key } = (await made.json()) as { key: string };
   return { Authorization: `Bearer ${key}` };
+}
+
+/**
+ * The bound of an answer that waits on nothing (`/health`, a trivial execution after a refused or
+ * stopped one): ~50 ms on a laptop, up to 3.2 s seen on a starved 2-core machine; a gateway or host
+ * stuck behind a hang would take that hang's whole time (seconds to minutes).
+ */
+export const PROMPT_MS = 5_000;
+
+/** ms that GET /health took; the gateway must answer at once whatever a sandbox is doing. */
+export async function healthMs(): Promise<number> {
+  const started = Date.now();
+  const res = await fetch(`${gatewayUrl()}/health`, { signal: AbortSignal.timeout(10_000) });
+  expect(res.status).toBe(200);
+  return Date.now() - started;
 }

@@ -70,10 +70,10 @@ describe("discovery", () => {
     });
   });
 
-  it("returns a tool definition with a TypeScript declaration", async () => {
+  it("returns a tool definition with a TypeScript declaration, and its JSON Schema on request", async () => {
     const res = await client.callTool({
       name: "get_tool_definition",
-      arguments: { name: "everything.get-sum" },
+      arguments: { name: "everything.get-sum", schema: true },
     });
     const def = JSON.parse((res.content as Array<{ text: string }>)[0]!.text) as Record<string, string>;
     expect(def).toMatchObject({
@@ -119,13 +119,12 @@ return { a, b, c, d };`,
       d: expect.stringContaining("15"),
     });
     expect(r.stats.toolCalls).toBe(4);
-    expect(r.stats.calls?.map((c) => c.name)).toEqual([
-      "everything.echo",
-      "everything.get_sum",
-      "everything.get-sum",
-      "everything.get-sum",
+    expect(r.stats.calls?.map((c) => [c.name, c.count, c.errors])).toEqual([
+      ["everything.get-sum", 2, 0],
+      ["everything.echo", 1, 0],
+      ["everything.get_sum", 1, 0],
     ]);
-    expect(r.stats.calls?.every((c) => c.ok && c.ms >= 0)).toBe(true);
+    expect(r.stats.calls?.every((c) => c.ms >= 0)).toBe(true);
   });
 
   it("reaches a server that only speaks legacy SSE, by falling back", async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startStack } from "../../scripts/lib/stack.mjs";
 import { freePort, root } from "../../scripts/lib/wrangler-dev.mjs";
@@ -51,11 +52,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
     everything: { url: everything.url, description: "MCP reference server" },
     legacy: { url: legacy.url, description: "The reference server over the legacy SSE transport only" },
   };
+  // Both wrangler processes' output goes to a file (scripts/lib/test-suites.mjs prints its tail when
+  // the suite fails); the supervisor's lines (a host restarted, and why) also to stderr.
+  const logPath = process.env.E2E_STACK_LOG ?? join(root, "node_modules/.cache/e2e-stack.log");
+  mkdirSync(dirname(logPath), { recursive: true });
+  const stackLog = createWriteStream(logPath);
+  const stamped = (line: string) => `${new Date().toISOString().slice(11, 23)} ${line}`;
   const wrangler = await startStack({
-    vars: { DEV_API_KEY: TEST_API_KEY, ADMIN_TOKEN: TEST_ADMIN_TOKEN, MCP_SERVERS: JSON.stringify(servers) },
+    vars: {
+      DEV_API_KEY: TEST_API_KEY,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      MCP_SERVERS: JSON.stringify(servers),
+      // The maximum as the default: on a starved machine an honest execution can outlast 30 s, and a
+      // host that misses a deadline is restarted (tests of timeouts pass their own timeoutMs).
+      EXEC_TIMEOUT_MS: "120000",
+    },
     persist: "temp",
     envFile: null,
-    log: () => {},
+    echo: (line, from) => {
+      stackLog.write(`${stamped(`[${from}] ${line}`)}\n`);
+      return false;
+    },
+    log: (line) => {
+      stackLog.write(`${stamped(line)}\n`);
+      console.error(stamped(line));
+    },
   });
   project.provide("gatewayUrl", wrangler.url);
   project.provide("sandboxHostPid", wrangler.host.current()?.child.pid ?? 0);
@@ -66,5 +87,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await wrangler.stop();
     everything.child.kill("SIGKILL");
     legacy.child.kill("SIGKILL");
+    stackLog.end();
   };
 }

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH, connect, execute, gatewayUrl } from "./client";
+import { AUTH, connect, execute, gatewayUrl, PROMPT_MS } from "./client";
 
 // Spec references are to MCP 2025-11-25, basic/transports (Streamable HTTP) and server/tools.
 let client: Client;
@@ -68,7 +68,7 @@ describe("execute", () => {
       "const f = () => { const g = function () { while (true) {} }; g(); };\nf();",
     ],
     ["while (true) { await null }", "while (true) { await null }"],
-  ])("stops %s with a clear error and serves the next request within a second", async (_name, code) => {
+  ])("stops %s with a clear error and serves the next request at once", async (_name, code) => {
     const r = await execute(client, { code, timeoutMs: 500 });
     expect(r.error).toMatchObject({
       name: "TimeoutError",
@@ -76,7 +76,7 @@ describe("execute", () => {
     });
     const started = Date.now();
     expect((await execute(client, { code: "return 'still here'" })).result).toBe("still here");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(PROMPT_MS);
   });
 
   it("ends deep recursion as an error", async () => {
@@ -103,7 +103,11 @@ describe("execute", () => {
     expect(r.stats.truncated).toBe(true);
     const size = JSON.stringify(r.result).length + r.logs.reduce((s, l) => s + l.length, 0);
     expect(size).toBeLessThanOrEqual(24_200);
-    expect(String(r.result)).toMatch(/result truncated: \d+ of 30002 characters cut/);
+    expect(String(r.result)).toMatch(/^y+$/);
+    expect(r.truncation).toMatchObject({
+      totalChars: 30_002,
+      cuts: [{ path: "result", of: 30_000, unit: "characters" }],
+    });
   });
 
   it("leaks nothing between executions", async () => {

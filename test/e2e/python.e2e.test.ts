@@ -33,6 +33,23 @@ describe("python over MCP", () => {
     expect(s.error).toMatchObject({ name: "SyntaxError", line: 1 });
   });
 
+  it("keeps only the submitted code's frames in a stack, through tool errors, the stdlib and chained exceptions", async () => {
+    const tool = await py('x = 1\nawait tools.demo.list_tickets(status="nope")');
+    expect(tool.error).toMatchObject({ name: "ValidationError", line: 2 });
+    const chained = await py(
+      "import json\n\ndef parse(text):\n    try:\n        return json.loads(text)\n    except ValueError as e:\n        raise KeyError('bad row') from e\n\nparse('nope')",
+    );
+    expect(chained.error).toMatchObject({ name: "KeyError", line: 7 });
+    for (const { error } of [tool, chained]) {
+      const files = [...(error?.stack ?? "").matchAll(/File "([^"]*)"/g)].map((m) => m[1]);
+      expect(files.length).toBeGreaterThan(0);
+      expect(new Set(files)).toEqual(new Set(["<code>"]));
+      expect(error?.stack).not.toMatch(/_sandbox|\/lib\/python|pyodide/);
+    }
+    expect(chained.error?.stack).toContain('File "<code>", line 5, in parse');
+    expect(chained.error?.stack).toContain('File "<code>", line 9, in <module>');
+  });
+
   it("calls upstream tools with kwargs and a dict; tool errors are exceptions naming the tool", async () => {
     const r = await py(`page = await tools.demo.list_tickets(status="open", limit=2)
 stats = await call_tool("demo.ticket_stats", {"groupBy": "status"})
@@ -58,6 +75,14 @@ except Exception as e:
       "[await state.get('rows'), await workspace.read('out/report.txt'), [f['path'] for f in await workspace.list()]]",
     );
     expect(r.result).toEqual([[1, 2, 3], "done ✓", ["out/report.txt"]]);
+    const keys = await py(
+      "[sorted((await workspace.list())[0].keys()), sorted((await session.info()).keys()), sorted((await session.history())[0].keys())]",
+    );
+    expect(keys.result).toEqual([
+      ["modified_at", "path", "size"],
+      ["bytes_used", "created_at", "files", "id", "last_seen_at", "quota_bytes"],
+      ["at", "duration_ms", "result_bytes", "tool_calls"],
+    ]);
   });
 
   it("converts results to JSON-safe values and truncates large ones", async () => {
@@ -129,5 +154,42 @@ rows = list(csv.DictReader(io.StringIO("a,b\\n1,2\\n3,4\\n")))
       "import js\ntry:\n    await js.fetch('https://example.com')\n    out = 'reached'\nexcept Exception as e:\n    out = type(e).__name__\nout",
     );
     expect(r.result).not.toBe("reached");
+  });
+
+  it("calls skills with kwargs or a dict, and spells skill records snake_case", async () => {
+    const mul = `py_mul_${Date.now().toString(36)}`;
+    const made = `py_made_${Date.now().toString(36)}`;
+    const saved = await py(`await skills.save("${mul}", "a times b", "return args.a * args.b;")`);
+    expect(saved.error).toBeUndefined();
+    const r =
+      await py(`schema = {"type": "object", "properties": {"n": {"type": "number"}}, "additionalProperties": False}
+await skills.save("${made}", "from python", "return args.n;", input_schema=schema, output_schema={"type": "number"})
+got = await skills.get("${made}")
+try:
+    await skills.save("${made}_x", "d", "return 1;", inputSchema=schema)
+    err = None
+except TypeError as e:
+    err = str(e)
+listed = [s for s in await skills.list() if s["name"] == "${made}"][0]
+try:
+    await skills.${made}(n=4)
+    early = None
+except Exception as e:
+    early = type(e).__name__
+[await skills.${mul}(a=6, b=7), await skills.${mul}({"a": 2, "b": 3}), sorted(got.keys()), got["input_schema"],
+ got["output_schema"], sorted(listed.keys()), err, early]`);
+    expect(r.error).toBeUndefined();
+    expect(r.result).toEqual([
+      42,
+      6,
+      ["code", "description", "input_schema", "name", "output_schema", "updated_at", "version"],
+      { type: "object", properties: { n: { type: "number" } }, additionalProperties: false },
+      { type: "number" },
+      ["description", "name", "updated_at", "version"],
+      expect.stringContaining("Python spells it input_schema"),
+      // saved by this execution: callable from the next one
+      "SkillNotLoadedError",
+    ]);
+    expect((await py(`await skills.${made}(n=4)`)).result).toBe(4);
   });
 });

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH, connect, execute, gatewayUrl } from "./client";
+import { AUTH, connect, execute, gatewayUrl, healthMs, PROMPT_MS, teamWithKey } from "./client";
 
 // The sandbox boundary tried as an attacker would, against the local stack `npm run dev` runs: the
 // gateway in one workerd process, the sandbox host in another (restarted when it hangs or dies).
@@ -12,26 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
 });
-
-/** ms that GET /health took; the gateway must answer at once whatever a sandbox is doing. */
-async function healthMs(): Promise<number> {
-  const started = Date.now();
-  const res = await fetch(`${gatewayUrl()}/health`, { signal: AbortSignal.timeout(5_000) });
-  expect(res.status).toBe(200);
-  return Date.now() - started;
-}
-
-/** Polls until an execution works again; returns how long that took. */
-async function recovered(): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const r = await execute(client, { code: "return 6 * 7" });
-    if (r.result === 42) return Date.now() - started;
-    expect(r.error?.name).toMatch(/SandboxUnavailableError|SandboxError|TimeoutError/);
-    if (Date.now() - started > 60_000) throw new Error("the sandbox host did not come back within 60 s");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 describe("code stays inside its function", () => {
   const escapes = [
@@ -47,10 +27,10 @@ describe("code stays inside its function", () => {
       expect(r.isError).toBe(true);
       expect(r.error).toMatchObject({ name: "SyntaxError" });
       expect(r.error?.message).toMatch(/closes the function your code runs in/);
-      expect(await healthMs()).toBeLessThan(1_000);
+      expect(await healthMs()).toBeLessThan(PROMPT_MS);
       const started = Date.now();
       expect((await execute(client, { code: "return 1" })).result).toBe(1);
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(Date.now() - started).toBeLessThan(PROMPT_MS);
     });
   }
 });
@@ -72,20 +52,29 @@ describe("hostile data and caps", () => {
   });
 
   it("counts tool calls in the gateway, whatever the code does to built-ins", async () => {
+    // A team whose limit is 5 calls (the default 200 is the same count, 40 times slower to reach).
+    const { client: limited } = await connect(
+      await teamWithKey("e2e-boundary-calls", {
+        servers: { demo: { service: "DEMO" } },
+        limits: { maxToolCalls: 5 },
+      }),
+    );
     const code = `Array.prototype.push = () => 0;
 let ok = 0, refused = "";
-for (let i = 0; i < 205; i++) {
+for (let i = 0; i < 8; i++) {
   try { await tools.demo.ticket_stats({ groupBy: "status" }); ok++; } catch (e) { refused = e.name + ": " + e.message; }
 }
 return { ok, refused };`;
-    const r = await execute(client, { code, timeoutMs: 60_000 });
+    const r = await execute(limited, { code, timeoutMs: 60_000 });
+    await limited.close();
     expect(r.result).toEqual({
-      ok: 200,
-      refused:
-        "LimitError: demo.ticket_stats: limit of 200 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
+      ok: 5,
+      refused: expect.stringMatching(
+        /^LimitError: demo\.ticket_stats: limit of 5 tool calls per execution reached; do fewer calls .*\(operator setting: EXEC_MAX_TOOL_CALLS\)$/,
+      ),
     });
-    expect(r.stats.toolCalls).toBe(200);
-  }, 90_000);
+    expect(r.stats.toolCalls).toBe(5);
+  });
 });
 
 describe("JSON-RPC batches cannot skip the session or the rate limit", () => {
@@ -120,7 +109,7 @@ describe("JSON-RPC batches cannot skip the session or the rate limit", () => {
     expect(body.error.code).toBe(-32600);
     expect(body.error.message).toMatch(/initialize must be sent alone/);
     expect(res.headers.get("Mcp-Session-Id")).toBeNull();
-    expect(await healthMs()).toBeLessThan(1_000);
+    expect(await healthMs()).toBeLessThan(PROMPT_MS);
   });
 
   it("refuses any batch on a 2025-11-25 session, and serves the next request", async () => {
@@ -139,35 +128,4 @@ describe("JSON-RPC batches cannot skip the session or the rate limit", () => {
     const single = await post(executeCall(3), headers);
     expect(single.status).toBe(200);
   });
-});
-
-describe("a sandbox stuck in native code cannot take the gateway down", () => {
-  const cases = [
-    ["a catastrophic regular expression", 'return /^(a+)+$/.test("a".repeat(40) + "!")'],
-    [
-      "an iterator loop inside a native constructor",
-      "new Set({ [Symbol.iterator]: () => ({ next: Object }) }); return 1",
-    ],
-    ["a memory bomb", "return Array.from({ length: 1e9 }).length"],
-  ] as const;
-  for (const [what, code] of cases) {
-    it(`survives ${what}: the gateway answers throughout, the execution fails clearly, the host comes back`, async () => {
-      const stuck = execute(client, { code, timeoutMs: 3_000 });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(await healthMs()).toBeLessThan(1_000);
-      const search = await client.callTool({
-        name: "search_tools",
-        arguments: { query: "tickets", limit: 1 },
-      });
-      expect(search.isError).toBeFalsy();
-      const r = await stuck;
-      expect(r.isError).toBe(true);
-      // The host's error; or, for the memory bomb on current workerd (4.164) now and then, V8's own
-      // refusal to grow the array further before the isolate runs out of memory.
-      expect(`${r.error?.name}: ${r.error?.message}`).toMatch(
-        /^(?:SandboxError|TimeoutError|ResourceLimitError): |^RangeError: Invalid array length$/,
-      );
-      expect(await recovered()).toBeLessThan(60_000);
-    }, 120_000);
-  }
 });

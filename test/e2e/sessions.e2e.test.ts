@@ -28,8 +28,10 @@ const sessions = (method: string, path = "", headers = AUTH) =>
   fetch(`${gatewayUrl()}/v1/sessions${path}`, { method, headers });
 
 // A deterministic 10 MiB of noise (xorshift32) and its SHA-256, computed in the sandbox.
-const NOISE = `const n = 10 * 1024 * 1024; const bytes = new Uint8Array(n); let x = 2463534242;
-for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; bytes[i] = x & 255; }`;
+// Random bytes in 64 KiB calls (getRandomValues' limit): a byte-by-byte loop took over 10 s on a
+// starved machine, long enough for the supervisor to take the busy host for a hung one.
+const NOISE = `const n = 10 * 1024 * 1024; const bytes = new Uint8Array(n);
+for (let i = 0; i < n; i += 65536) crypto.getRandomValues(bytes.subarray(i, i + 65536));`;
 const HEX = `const hex = async (b: Uint8Array) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))].map((v) => v.toString(16).padStart(2, "0")).join("");`;
 
 describe("state and workspace in an MCP session", () => {
@@ -63,7 +65,9 @@ describe("state and workspace in an MCP session", () => {
     const r = await execute(a.client, {
       code: "await workspace.write('reports/q3 summary.md', '# Q3\\nAll good ✓'); return await workspace.list('reports/');",
     });
-    expect(r.result).toEqual([{ path: "reports/q3 summary.md", size: 17, modifiedAt: expect.any(Number) }]);
+    expect(r.result).toEqual([
+      { path: "reports/q3 summary.md", size: 17, modifiedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) },
+    ]);
     const { resources } = await a.client.listResources();
     expect(resources.map((x) => x.uri)).toEqual(
       expect.arrayContaining(["workspace://out/noise.bin", "workspace://reports/q3%20summary.md"]),
@@ -75,6 +79,17 @@ describe("state and workspace in an MCP session", () => {
     const read = await a.client.readResource({ uri: "workspace://reports/q3%20summary.md" });
     expect(read.contents[0]).toMatchObject({ mimeType: "text/markdown", text: "# Q3\nAll good ✓" });
     await expect(a.client.readResource({ uri: "workspace://reports/none.md" })).rejects.toThrow(/not found/i);
+  });
+
+  it("serves the same file out of band to the team's key, with an ETag (GET /v1/sessions/{id}/files/{path})", async () => {
+    const path = `/${a.transport.sessionId}/files/reports/q3%20summary.md`;
+    const res = await sessions("GET", path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/markdown; charset=utf-8");
+    expect(await res.text()).toBe("# Q3\nAll good ✓");
+    const etag = res.headers.get("ETag") as string;
+    expect((await sessions("GET", path, { ...AUTH, "If-None-Match": etag })).status).toBe(304);
+    expect((await sessions("GET", path, otherTeam)).status).toBe(404);
   });
 
   it("throws NotFoundError, InvalidPathError (with the path) and QuotaError as named errors", async () => {
@@ -99,7 +114,7 @@ return out;`,
     const { info, history } = r.result as {
       info: { id: string; bytesUsed: number; quotaBytes: number };
       history: Array<{
-        at: number;
+        at: string;
         durationMs: number;
         toolCalls: number;
         error?: string;
@@ -110,7 +125,7 @@ return out;`,
     expect(info.bytesUsed).toBeGreaterThan(10 * 1024 * 1024);
     expect(info.quotaBytes).toBe(50 * 1024 * 1024);
     expect(history.length).toBeGreaterThanOrEqual(5);
-    expect(history[0]!.at).toBeGreaterThanOrEqual(history[1]!.at);
+    expect(Date.parse(history[0]!.at)).toBeGreaterThanOrEqual(Date.parse(history[1]!.at));
     expect(history[0]).toMatchObject({ toolCalls: 0, resultBytes: expect.any(Number) });
   });
 

@@ -36,6 +36,7 @@ const SKILLS = {
     description: 'Greets: "hi" — with `ticks` and a\nnewline',
     code: "// a fence inside: ```\nconst who: string = args.who;\nreturn `hi ` + who;",
     inputSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] },
+    outputSchema: { type: "string" },
   },
 };
 
@@ -67,10 +68,15 @@ describe("npm run skills", () => {
         new RegExp(`^---\\nname: "${name}"\\ndescription: ${literal(JSON.stringify(skill.description))}\\n`),
       );
       expect(readFileSync(join(dir, name, "skill.ts"), "utf8")).toBe(skill.code);
-      const schemaFile = join(dir, name, "input-schema.json");
-      if ("inputSchema" in skill)
-        expect(JSON.parse(readFileSync(schemaFile, "utf8"))).toEqual(skill.inputSchema);
-      else expect(existsSync(schemaFile)).toBe(false);
+      for (const [field, file] of [
+        ["inputSchema", "input-schema.json"],
+        ["outputSchema", "output-schema.json"],
+      ] as const) {
+        const schemaFile = join(dir, name, file);
+        if (field in skill)
+          expect(JSON.parse(readFileSync(schemaFile, "utf8"))).toEqual(skill[field as keyof typeof skill]);
+        else expect(existsSync(schemaFile)).toBe(false);
+      }
     }
 
     for (const name of Object.keys(SKILLS))
@@ -88,6 +94,7 @@ describe("npm run skills", () => {
       const record = (await res.json()) as Record<string, unknown>;
       expect(record).toMatchObject({ name, description: skill.description, code: skill.code });
       expect(record.inputSchema).toEqual("inputSchema" in skill ? skill.inputSchema : undefined);
+      expect(record.outputSchema).toEqual("outputSchema" in skill ? skill.outputSchema : undefined);
     }
   });
 

@@ -66,7 +66,7 @@ describe("skills", () => {
   it("is found by search_tools and described by get_tool_definition with a TypeScript signature", async () => {
     const found = await second.client.callTool({
       name: "search_tools",
-      arguments: { query: "customers with most open tickets" },
+      arguments: { query: "customers with most open tickets", detail: "full", limit: 20 },
     });
     const tools = answer(found).tools as Array<{ name: string; signature?: string }>;
     const skill = tools.find((t) => t.name === "skills.open_tickets_per_customer");
@@ -175,7 +175,7 @@ describe("skills", () => {
       expect(r.result).toEqual([[], "UnknownSkillError"]);
       const found = await other.client.callTool({
         name: "search_tools",
-        arguments: { query: "open tickets per customer" },
+        arguments: { query: "open tickets per customer", detail: "name", limit: 100 },
       });
       expect(JSON.stringify(answer(found))).not.toContain("skills.open_tickets_per_customer");
       await expect(other.client.readResource({ uri: "skill://open_tickets_per_customer" })).rejects.toThrow(

@@ -12,6 +12,18 @@ export async function request(path: string, init: RequestInit = {}): Promise<Res
   return res;
 }
 
+/** Like request, with some variables of the environment replaced (a fresh env: config is cached per env). */
+export async function requestWith(
+  vars: Record<string, string>,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await app.request(path, init, { ...env, ...vars }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
 export const AUTH = { "X-API-Key": TEST_API_KEY };
 export const MCP_HEADERS = {
   ...AUTH,

@@ -1,11 +1,14 @@
 import { env } from "cloudflare:test";
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
-import { type ExecutorDeps, executeCode, inProcessHost } from "../../workers/sandbox/executor";
-import type { SandboxLimits } from "../../workers/sandbox/limits";
+import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
+import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { inProcessHost } from "../../workers/sandbox/run-sandbox";
 
-export const LIMITS: SandboxLimits = {
-  timeoutMs: 5_000,
-  maxTimeoutMs: 10_000,
+// Generous for a starved CI machine (a million-element result took over 5 s there); tests of a
+// timeout pass their own.
+export const LIMITS: ExecutionLimits = {
+  timeoutMs: 30_000,
+  maxTimeoutMs: 60_000,
   cpuMs: 5_000,
   maxCodeChars: 10_000,
   maxOutputChars: 24_000,
@@ -29,19 +32,19 @@ export function countingLoader(): { loader: WorkerLoader; loads: WorkerLoaderWor
   return { loader, loads };
 }
 
-/** Executor dependencies around the real Worker Loader (or `loader`), in this isolate. */
+/** Sandbox dependencies around the real Worker Loader (or `loader`), in this isolate. */
 export function deps(
-  limits: Partial<SandboxLimits> = {},
-  extra: Partial<ExecutorDeps> = {},
+  limits: Partial<ExecutionLimits> = {},
+  extra: Partial<SandboxDeps> = {},
   loader: WorkerLoader = env.LOADER,
-): ExecutorDeps {
+): SandboxDeps {
   return { host: inProcessHost(loader), limits: { ...LIMITS, ...limits }, ...extra };
 }
 
 export function run(
   code: string,
   extra: Partial<ExecuteInput> = {},
-  limits: Partial<SandboxLimits> = {},
+  limits: Partial<ExecutionLimits> = {},
 ): Promise<ExecuteResult> {
-  return executeCode(deps(limits), { code, ...extra });
+  return sendToSandbox(deps(limits), { code, ...extra });
 }

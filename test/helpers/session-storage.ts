@@ -5,7 +5,6 @@ import type { SessionRecord } from "../../durable-objects/session/record";
 import type { SessionAnswer, SessionCall, SessionInfo, SessionQuota } from "../../shared/contract/session";
 
 export const QUOTA: SessionQuota = { quotaBytes: 64 * 1024 * 1024, maxFiles: 100 };
-let counter = 0;
 
 export const record = (id: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
   id,
@@ -19,7 +18,7 @@ export const record = (id: string, over: Partial<SessionRecord> = {}): SessionRe
 export const stubFor = (id: string) => env.SESSIONS.get(env.SESSIONS.idFromName(id));
 
 export async function openSession(over: Partial<SessionRecord> = {}) {
-  const id = `storage-${++counter}`;
+  const id = `storage-${crypto.randomUUID()}`;
   const stub = stubFor(id);
   await stub.open(record(id, over));
   return { id, stub };

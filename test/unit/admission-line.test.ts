@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Admission, AdmitAsk } from "../../durable-objects/limiter/rate-limiter";
+import { admissionLine } from "../../workers/gateway/admission/admission-line";
 import type { GatewayEnv } from "../../workers/gateway/env";
-import { HttpError } from "../../workers/gateway/http/errors";
-import { admissionLine } from "../../workers/gateway/limits/admission-line";
+import { GatewayError } from "../../workers/gateway/errors";
 
 const LEASE = { max: 3, ttlMs: 60_000 };
 const ask = (keyId: string, perMinute = 5): AdmitAsk => ({
@@ -55,7 +55,7 @@ const waitUntil = (p: Promise<unknown>) => {
 describe("the admission line: a team's admits that meet in one isolate share limiter calls", () => {
   it("decides each queued ask on its own, exactly, in fewer calls than asks", async () => {
     const { env: counted, calls } = countingEnv();
-    const admit = admissionLine({ maxInFlight: 1, maxBatch: 64, waitMs: 5_000 });
+    const admit = admissionLine({ maxInFlight: 1, maxGroup: 64, waitMs: 5_000 });
     const answers = await Promise.all(
       Array.from({ length: 12 }, () => admit(counted, "line-exact", ask("k1"), waitUntil)),
     );
@@ -71,7 +71,7 @@ describe("the admission line: a team's admits that meet in one isolate share lim
 
   it("sends nothing in a batch while fewer than maxInFlight calls are under way", async () => {
     const { env: counted, calls } = countingEnv();
-    const admit = admissionLine({ maxInFlight: 4, maxBatch: 64, waitMs: 5_000 });
+    const admit = admissionLine({ maxInFlight: 4, maxGroup: 64, waitMs: 5_000 });
     await Promise.all(Array.from({ length: 3 }, () => admit(counted, "line-few", ask("k1", 100), waitUntil)));
     expect(calls).toEqual({ admit: 3, admitMany: [] });
   });
@@ -83,7 +83,7 @@ describe("the admission line: a team's admits that meet in one isolate share lim
       if (failing) throw new Error("limiter down");
       return ok;
     });
-    const admit = admissionLine({ maxInFlight: 1, maxBatch: 64, waitMs: 5_000 });
+    const admit = admissionLine({ maxInFlight: 1, maxGroup: 64, waitMs: 5_000 });
     const tries = await Promise.allSettled(
       Array.from({ length: 4 }, () => admit(flaky, "line-fail", ask("k"), waitUntil)),
     );
@@ -92,15 +92,18 @@ describe("the admission line: a team's admits that meet in one isolate share lim
     await expect(admit(flaky, "line-fail", ask("k"), waitUntil)).resolves.toEqual(ok);
   });
 
-  it("fails a queued ask that gets no answer in time with a 503, and keeps the line moving", async () => {
+  it("fails a queued ask that gets no answer in time (limiter_unavailable, a 503), and keeps the line moving", async () => {
     const never = fakeEnv(() => new Promise<Admission>(() => {}));
-    const admit = admissionLine({ maxInFlight: 1, maxBatch: 64, waitMs: 50 });
+    const admit = admissionLine({ maxInFlight: 1, maxGroup: 64, waitMs: 50 });
     void admit(never, "line-stuck", ask("k"), waitUntil);
     const queued = admit(never, "line-stuck", ask("k"), waitUntil);
     const err = await queued.catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(HttpError);
-    expect((err as HttpError).status).toBe(503);
-    expect((err as HttpError).message).toMatch(/did not answer within 0.05 s/);
+    // The HTTP layer answers limiter_unavailable with 503 (http/errors.ts).
+    expect(err).toBeInstanceOf(GatewayError);
+    expect(err).toMatchObject({
+      code: "limiter_unavailable",
+      message: expect.stringMatching(/did not answer within 0.05 s/),
+    });
   });
 
   it("gives a call's slot back after waitMs even if the call never settles", async () => {
@@ -109,7 +112,7 @@ describe("the admission line: a team's admits that meet in one isolate share lim
     const firstHangs = fakeEnv(() =>
       calls++ === 0 ? new Promise<Admission>(() => {}) : Promise.resolve(ok),
     );
-    const admit = admissionLine({ maxInFlight: 1, maxBatch: 64, waitMs: 50 });
+    const admit = admissionLine({ maxInFlight: 1, maxGroup: 64, waitMs: 50 });
     void admit(firstHangs, "line-lost", ask("k"), waitUntil);
     await new Promise((resolve) => setTimeout(resolve, 80));
     await expect(admit(firstHangs, "line-lost", ask("k"), waitUntil)).resolves.toEqual(ok);

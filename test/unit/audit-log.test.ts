@@ -13,6 +13,8 @@ import {
 } from "../../workers/gateway/audit";
 
 const DAY = 86_400_000;
+/** a history entry's time: ISO text (shared/contract/time.ts) */
+const iso = (ms: number) => new Date(ms).toISOString();
 const log = (team: string) => auditLogOf(auditNamespace(env)!, team);
 
 let n = 0;
@@ -62,15 +64,17 @@ describe("AuditLog object", () => {
     const history = await stub.history("s1");
     expect(history).toHaveLength(100);
     expect(history[0]).toEqual({
-      at: t + 202,
+      at: iso(t + 202),
       durationMs: 5,
       toolCalls: 0,
       error: "TimeoutError",
       resultBytes: 0,
     });
-    expect(history[1]).toEqual({ at: t + 102, durationMs: 5, toolCalls: 2, resultBytes: 10 });
-    expect(history.at(-1)?.at).toBe(t + 4);
-    expect(await stub.history("s2")).toEqual([{ at: t + 201, durationMs: 5, toolCalls: 9, resultBytes: 10 }]);
+    expect(history[1]).toEqual({ at: iso(t + 102), durationMs: 5, toolCalls: 2, resultBytes: 10 });
+    expect(history.at(-1)?.at).toBe(iso(t + 4));
+    expect(await stub.history("s2")).toEqual([
+      { at: iso(t + 201), durationMs: 5, toolCalls: 9, resultBytes: 10 },
+    ]);
     expect(await stub.history("none")).toEqual([]);
   });
 
@@ -194,7 +198,7 @@ describe("recordAudit", () => {
     await new Promise((r) => setTimeout(r, 0)); // queued, well inside the batch window
     expect(await log("hist-flush").query({})).toEqual([]);
     expect(await sessionHistory(env, "hist-flush", "s-flush")).toEqual([
-      { at: ran.ts, durationMs: 5, toolCalls: 3, resultBytes: 10 },
+      { at: iso(ran.ts), durationMs: 5, toolCalls: 3, resultBytes: 10 },
     ]);
     await Promise.all(pending);
     expect(await log("hist-flush").query({})).toHaveLength(1);

@@ -31,7 +31,7 @@ async function entriesOf(key: string, count: number, query = ""): Promise<AuditE
       expect(entries.length).toBeGreaterThanOrEqual(count);
       return entries;
     },
-    { timeout: 5_000, interval: 50 },
+    { timeout: 30_000, interval: 50 },
   );
 }
 
@@ -44,7 +44,7 @@ describe("audit entries", () => {
       "return a.tickets.length + b.tickets.length;",
     ].join("\n");
     const { requestId, body } = await run(key, code);
-    expect(body.result).toBe(3);
+    expect(body).toMatchObject({ result: 3 });
     const entries = await entriesOf(key, 3);
     expect(entries).toHaveLength(3);
     for (const e of entries) {
@@ -185,11 +185,12 @@ describe("GET /v1/audit", () => {
 
   it("filters by tool, time and limit, newest first", async () => {
     const { key } = await teamWithKey("audit-filters");
-    await run(key, "await tools.demo.list_agents({}); return 1");
-    await run(
+    expect((await run(key, "await tools.demo.list_agents({}); return 1")).body).toMatchObject({ result: 1 });
+    const second = await run(
       key,
       "await tools.demo.list_tickets({ limit: 1 }); await tools.demo.list_tickets({ limit: 2 }); return 2",
     );
+    expect(second.body).toMatchObject({ result: 2 });
     const all = await entriesOf(key, 5);
     expect(all).toHaveLength(5);
     const times = all.map((e) => e.ts);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { catalogIndex } from "../../workers/gateway/discovery/catalog-index";
 import { parseQuery } from "../../workers/gateway/discovery/query";
-import { stem } from "../../workers/gateway/discovery/tokenize";
 import { verbGroups } from "../../workers/gateway/discovery/verbs";
+import { stem } from "../../workers/gateway/discovery/words";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { CORPUS_PACKAGES, corpusTools, firstOf } from "../helpers/corpus-tools";
 import { demoFirstOf } from "../helpers/demo-mcp";

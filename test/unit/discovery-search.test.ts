@@ -3,7 +3,7 @@ import type { CatalogTool } from "../../shared/contract/tools";
 import { closeMatches, rankCatalog, rankTools, searchCatalog } from "../../workers/gateway/discovery/search";
 import { firstSentence } from "../../workers/gateway/discovery/sentence";
 import { searchTools } from "../../workers/gateway/discovery/service";
-import { stem, tokenize, words } from "../../workers/gateway/discovery/tokenize";
+import { searchTerms, stem, words } from "../../workers/gateway/discovery/words";
 import type { Catalog } from "../../workers/gateway/upstreams";
 import { catalogTool as t } from "../helpers/catalog-tool";
 
@@ -41,15 +41,22 @@ const CATALOG: CatalogTool[] = [
 ];
 
 const names = (tools: CatalogTool[]) => tools.map((tool) => tool.qualifiedName);
+/** Every match, best first (the default page is 5: see "defaults the limit"). */
 const search = (query: string, opts: { server?: string; limit?: number } = {}) =>
-  names(searchCatalog(CATALOG, { query, ...opts }));
+  names(searchCatalog(CATALOG, { query, limit: 100, ...opts }));
 
-describe("tokenize", () => {
+describe("searchTerms", () => {
   it("splits camelCase, snake_case, kebab-case and prose, lowercases and drops stopwords", () => {
-    expect(tokenize("longRunningOperation")).toEqual(["long", "running", "operation"]);
-    expect(tokenize("get-sum add_issue_comment")).toEqual(["get", "sum", "add", "issue", "comment"]);
-    expect(tokenize("HTTPServer for the MCP_TINY_IMAGE")).toEqual(["http", "server", "mcp", "tiny", "image"]);
-    expect(tokenize("the")).toEqual(["the"]);
+    expect(searchTerms("longRunningOperation")).toEqual(["long", "running", "operation"]);
+    expect(searchTerms("get-sum add_issue_comment")).toEqual(["get", "sum", "add", "issue", "comment"]);
+    expect(searchTerms("HTTPServer for the MCP_TINY_IMAGE")).toEqual([
+      "http",
+      "server",
+      "mcp",
+      "tiny",
+      "image",
+    ]);
+    expect(searchTerms("the")).toEqual(["the"]);
   });
 
   it("keeps brand names whole in prose, split only in identifiers", () => {
@@ -80,7 +87,7 @@ describe("tokenize", () => {
 describe("searchCatalog", () => {
   it("lists every tool by qualified name when the query is empty", () => {
     expect(search("")).toEqual([...names(CATALOG)].sort());
-    expect(names(searchCatalog(CATALOG, {}))).toEqual([...names(CATALOG)].sort());
+    expect(names(searchCatalog(CATALOG, { limit: 100 }))).toEqual([...names(CATALOG)].sort());
     expect(search("   ", { server: "demo" })).toEqual([
       "demo.create_ticket",
       "demo.get_ticket",
@@ -156,17 +163,17 @@ describe("searchCatalog", () => {
     ]);
   });
 
-  it("defaults the limit to 20 and clamps it to 1..100", () => {
+  it("defaults the limit to 5 and clamps it to 1..100", () => {
     const many = Array.from({ length: 150 }, (_, i) =>
       t("bulk", `tool_${String(i).padStart(3, "0")}`, "A bulk tool."),
     );
-    expect(searchCatalog(many, {})).toHaveLength(20);
-    expect(searchCatalog(many, { query: "bulk" })).toHaveLength(20);
-    expect(searchCatalog(many, { limit: 5 })).toHaveLength(5);
+    expect(searchCatalog(many, {})).toHaveLength(5);
+    expect(searchCatalog(many, { query: "bulk" })).toHaveLength(5);
+    expect(searchCatalog(many, { limit: 20 })).toHaveLength(20);
     expect(searchCatalog(many, { limit: 0 })).toHaveLength(1);
     expect(searchCatalog(many, { limit: -3 })).toHaveLength(1);
     expect(searchCatalog(many, { limit: 1_000 })).toHaveLength(100);
-    expect(searchCatalog(many, { limit: Number.NaN })).toHaveLength(20);
+    expect(searchCatalog(many, { limit: Number.NaN })).toHaveLength(5);
     expect(searchCatalog(many, { limit: 2.9 })).toHaveLength(2);
     expect(rankCatalog(many, { query: "bulk" })).toHaveLength(150);
   });
@@ -279,18 +286,36 @@ describe("search_tools answers", () => {
     servers: [{ name: "github", state: "ok", tools: 8, description: "GitHub: repositories, issues" }],
   };
 
-  it("list matched words at summary and full detail, not at name detail, and the total", () => {
-    const summary = searchTools(catalog, { query: "make a new folder", limit: 1 });
+  it("list the query words a tool matched when not all of them, at summary and full, not at name", () => {
+    const summary = searchTools(catalog, { query: "create directory tree", limit: 1 });
     expect(summary.tools[0]).toMatchObject({
       name: "filesystem.create_directory",
-      matched: ["make", "folder"],
+      matched: ["create", "directory"],
     });
     expect(summary.total).toBeGreaterThan(1);
-    const full = searchTools(catalog, { query: "make a new folder", limit: 1, detail: "full" });
-    expect(full.tools[0]?.matched).toEqual(["make", "folder"]);
-    const bare = searchTools(catalog, { query: "make a new folder", limit: 1, detail: "name" });
+    const full = searchTools(catalog, { query: "create directory tree", limit: 1, detail: "full" });
+    expect(full.tools[0]?.matched).toEqual(["create", "directory"]);
+    const bare = searchTools(catalog, { query: "create directory tree", limit: 1, detail: "name" });
     expect(bare.tools[0]).toEqual({ name: "filesystem.create_directory" });
+    const every = searchTools(catalog, { query: "make a new folder", limit: 1 }).tools[0];
+    expect(every?.name).toBe("filesystem.create_directory");
+    expect(every?.matched).toBeUndefined();
     expect(searchTools(catalog, { limit: 1 }).tools[0]?.matched).toBeUndefined();
+  });
+
+  it("answer a page of 5 with the total, signatures on the first 3 at summary and on all at full", () => {
+    const page = searchTools(catalog, { query: "directory files issue" });
+    expect(page.tools).toHaveLength(5);
+    const ranked = rankCatalog(catalog.tools, { query: "directory files issue", servers: catalog.servers });
+    expect(page.total).toBe(ranked.length);
+    expect(page.total).toBeGreaterThan(5);
+    expect(page.tools.map((tool) => tool.signature !== undefined)).toEqual([true, true, true, false, false]);
+    expect(page.tools[3]?.description).toEqual(expect.any(String));
+    const full = searchTools(catalog, { query: "directory files issue", limit: 8, detail: "full" });
+    expect(full.tools).toHaveLength(Math.min(8, page.total));
+    expect(full.tools.every((tool) => tool.signature !== undefined && tool.inputSchema !== undefined)).toBe(
+      true,
+    );
   });
 
   it("summarize descriptions without cutting at abbreviations", () => {

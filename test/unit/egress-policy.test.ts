@@ -150,7 +150,7 @@ describe("egressFetch", () => {
     });
     const res = await egressFetch(new Request("https://api.example.com/go"), {
       team,
-      hosts: ["api.example.com"],
+      allowlist: ["api.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(403);
@@ -167,7 +167,7 @@ describe("egressFetch", () => {
     const net = fakeNetwork({});
     const res = await egressFetch(new Request("https://other.example.net/"), {
       team: "egress-team",
-      hosts: ["api.example.com"],
+      allowlist: ["api.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(403);
@@ -186,7 +186,7 @@ describe("egressFetch", () => {
     });
     const res = await egressFetch(new Request("https://api.example.com/a"), {
       team,
-      hosts: ["api.example.com", "*.example.com"],
+      allowlist: ["api.example.com", "*.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(200);
@@ -206,7 +206,7 @@ describe("egressFetch", () => {
     });
     const res = await egressFetch(new Request("https://a.example.com/"), {
       team,
-      hosts: ["*.example.com"],
+      allowlist: ["*.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(508);
@@ -217,7 +217,7 @@ describe("egressFetch", () => {
     const none = fakeNetwork({ "https://a.example.com/": redirect(302, "https://a.example.com/") });
     const once = await egressFetch(new Request("https://a.example.com/"), {
       team,
-      hosts: ["*.example.com"],
+      allowlist: ["*.example.com"],
       fetcher: none.fetcher,
       maxRedirects: 0,
     });
@@ -237,7 +237,7 @@ describe("egressFetch", () => {
           body: "a=1",
           headers: { "Content-Type": "text/plain", "X-Keep": "yes" },
         }),
-        { team, hosts: ["api.example.com"], fetcher: net.fetcher },
+        { team, allowlist: ["api.example.com"], fetcher: net.fetcher },
       );
       expect(await res.text()).toBe("done");
       expect(net.log[0]).toMatchObject({ method: "POST", body: "a=1" });
@@ -254,7 +254,7 @@ describe("egressFetch", () => {
       "https://api.example.com/head": redirect(303, "/head2"),
       "https://api.example.com/head2": ok(""),
     });
-    const opts = { team, hosts: ["api.example.com"], fetcher: net.fetcher };
+    const opts = { team, allowlist: ["api.example.com"], fetcher: net.fetcher };
     await egressFetch(new Request("https://api.example.com/put", { method: "PUT", body: "x" }), opts);
     await egressFetch(new Request("https://api.example.com/head", { method: "HEAD" }), opts);
     expect(net.log.map((s) => `${s.method} ${new URL(s.url).pathname} ${s.body}`)).toEqual([
@@ -277,7 +277,7 @@ describe("egressFetch", () => {
         body: JSON.stringify({ n: 1 }),
         headers: { "Content-Type": "application/json" },
       }),
-      { team, hosts: ["api.example.com"], fetcher: net.fetcher },
+      { team, allowlist: ["api.example.com"], fetcher: net.fetcher },
     );
     expect(await res.text()).toBe("got POST");
     expect(net.log.map((s) => [s.method, s.body, s.headers["content-type"]])).toEqual([
@@ -295,7 +295,7 @@ describe("egressFetch", () => {
     const big = "x".repeat(MAX_REPLAY_BYTES + 10);
     const res = await egressFetch(new Request("https://api.example.com/big", { method: "POST", body: big }), {
       team,
-      hosts: ["api.example.com"],
+      allowlist: ["api.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(307);
@@ -315,7 +315,7 @@ describe("egressFetch", () => {
       new Request("https://api.example.com/1", {
         headers: { Authorization: "Bearer secret", Cookie: "s=1", "X-Trace": "t" },
       }),
-      { team, hosts: ["*.example.com"], fetcher: net.fetcher },
+      { team, allowlist: ["*.example.com"], fetcher: net.fetcher },
     );
     expect(net.log.map((s) => [s.headers.authorization, s.headers.cookie, s.headers["x-trace"]])).toEqual([
       ["Bearer secret", "s=1", "t"],
@@ -330,7 +330,7 @@ describe("egressFetch", () => {
       "https://api.example.com:8443/": ok("on 8443"),
       "https://api.example.com/hop": redirect(302, "https://api.example.com:9000/"),
     });
-    const plain = { team, hosts: ["api.example.com"], fetcher: net.fetcher };
+    const plain = { team, allowlist: ["api.example.com"], fetcher: net.fetcher };
     const first = await egressFetch(new Request("https://api.example.com:8443/"), plain);
     expect(first.status).toBe(403);
     expect(((await first.json()) as { error: string }).error).toBe(
@@ -342,7 +342,7 @@ describe("egressFetch", () => {
 
     const listed = await egressFetch(new Request("https://api.example.com:8443/"), {
       ...plain,
-      hosts: ["api.example.com:8443"],
+      allowlist: ["api.example.com:8443"],
     });
     expect(await listed.text()).toBe("on 8443");
   });
@@ -352,7 +352,7 @@ describe("egressFetch", () => {
       "https://api.example.com/ftp": redirect(302, "ftp://api.example.com/file"),
       "https://api.example.com/creds": redirect(302, "https://u:p@api.example.com/"),
     });
-    const opts = { team, hosts: ["api.example.com"], fetcher: net.fetcher };
+    const opts = { team, allowlist: ["api.example.com"], fetcher: net.fetcher };
     expect((await egressFetch(new Request("https://api.example.com/ftp"), opts)).status).toBe(403);
     expect((await egressFetch(new Request("https://api.example.com/creds"), opts)).status).toBe(403);
     expect(net.log).toHaveLength(2);
@@ -362,7 +362,7 @@ describe("egressFetch", () => {
     const net = fakeNetwork({ "https://api.example.com/": () => new Response(null, { status: 302 }) });
     const res = await egressFetch(new Request("https://api.example.com/"), {
       team,
-      hosts: ["api.example.com"],
+      allowlist: ["api.example.com"],
       fetcher: net.fetcher,
     });
     expect(res.status).toBe(302);

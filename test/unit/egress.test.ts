@@ -1,22 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
-import { executeCode } from "../../workers/sandbox/executor";
+import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
+import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { bridgeWork, testContext } from "../helpers/context";
 import { countingLoader, deps } from "../helpers/sandbox";
-import { bridgeWork, testScope } from "../helpers/scope";
 
 // fetch() from code with a team's egress list: the isolate still has globalOutbound null; its
 // fetch goes through the execution's bridge to the gateway, which checks every hop. The gateway's
 // own outbound requests land on vitest.config.ts's outboundService, which answers where they went
 // (and redirects /redirect?to=… there, like an open redirect on an allowed host would).
 async function fetchFrom(code: string, hosts: string[], maxToolCalls = 200) {
-  const scope = testScope({ maxToolCalls });
-  const ledger = new ExecutionLedger(scope.config.limits);
-  const bridge = new SandboxBridge(await bridgeWork({ ...scope, team: "egress-team" }, ledger, hosts));
+  const ctx = testContext({ maxToolCalls });
+  const ledger = new ExecutionLedger(ctx.config.limits);
+  const bridge = new SandboxBridge(await bridgeWork({ ...ctx, team: "egress-team" }, ledger, hosts));
   const { loader, loads } = countingLoader();
-  const r = await executeCode(deps({ maxToolCalls }, { bridge, ledger, egress: hosts.length > 0 }, loader), {
-    code,
-  });
+  const r = await sendToSandbox(
+    deps({ maxToolCalls }, { bridge, ledger, egress: hosts.length > 0 }, loader),
+    {
+      code,
+    },
+  );
   return { r, loads };
 }
 

@@ -5,6 +5,7 @@ import { argumentErrors } from "../../workers/gateway/bridge/validate";
 import { closeMatches, editDistance } from "../../workers/gateway/discovery/close-matches";
 import { globMatcher, toolPolicy } from "../../workers/gateway/teams/policy";
 import { TeamInput } from "../../workers/gateway/teams/schema";
+import { HANG_GUARD_MS } from "../helpers/hang-guard";
 
 // Work the gateway does on input it does not control (admin globs, upstream schemas, names from
 // agent code) must be bounded. Each attack that once cost seconds must now simply return, right;
@@ -50,7 +51,7 @@ describe("allow/deny globs", () => {
     const name = "a".repeat(60);
     const { value, ms } = timed(() => toolPolicy(undefined, [glob])(name));
     expect(value).toBe(true);
-    expect(ms).toBeLessThan(500);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
     const many = `${"*a".repeat(95)}*x`;
     expect(timed(() => globMatcher(many)("a".repeat(200))).value).toBe(false);
   });
@@ -67,7 +68,7 @@ describe("argument validation against upstream schemas", () => {
     const t = tool("evil", { properties: { s: { type: "string", pattern: "^(a+)+$" } } });
     const { value, ms } = timed(() => argumentErrors(t, { s: `${"a".repeat(40)}!` }));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(500);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("still catches types, required properties, enums and ranges", () => {
@@ -109,7 +110,7 @@ describe("argument validation against upstream schemas", () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => ({ i }));
     const { value, ms } = timed(() => argumentErrors(t, { ids }));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("bounds how deep a hostile schema is walked", () => {
@@ -147,7 +148,7 @@ describe("close-match suggestions", () => {
     const tools = Array.from({ length: 5_000 }, (_, i) => tool(`tool_${i}_${"x".repeat(i % 80)}`, {}));
     const { value, ms } = timed(() => closeMatches(`up.${"q".repeat(120)}`, tools));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(2_000);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
     expect(closeMatches("up.tool_12_xxxxxxxxxxx", tools)).toContain("up.tool_12_xxxxxxxxxxxx");
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HANG_GUARD_MS } from "../helpers/hang-guard";
 import { run } from "../helpers/sandbox";
 
 // Local workerd ignores limits.cpuMs, so each of these would hang the test process for good
@@ -26,10 +27,10 @@ describe("guard: CPU-bound code ends with an error", () => {
     const elapsed = Date.now() - started;
     expect(r.error?.name).toBe("TimeoutError");
     expect(r.error?.message).toMatch(/timed out after 300 ms/);
-    expect(elapsed).toBeLessThan(2_000);
+    expect(elapsed).toBeLessThan(HANG_GUARD_MS);
     const next = Date.now();
     expect((await run("return 'next'")).result).toBe("next");
-    expect(Date.now() - next).toBeLessThan(1_000);
+    expect(Date.now() - next).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("names the line of the loop that was running", async () => {
@@ -49,7 +50,10 @@ describe("guard: CPU-bound code ends with an error", () => {
 
   it("ends code that only waits at the wall-clock limit, with the logs so far", async () => {
     const r = await run("console.log('waiting');\nawait new Promise(() => {});", { timeoutMs: 200 });
-    expect(r.error).toMatchObject({ name: "TimeoutError", message: "Execution timed out after 200 ms" });
+    expect(r.error).toMatchObject({
+      name: "TimeoutError",
+      message: expect.stringMatching(/^Execution timed out after 200 ms; /),
+    });
     expect(r.logs).toEqual(["[log] waiting"]);
   });
 

@@ -1,7 +1,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type RateLimiter, WRITE_BEHIND_MS } from "../../durable-objects/limiter/rate-limiter";
-import { limiter } from "../../workers/gateway/limits/limiter";
+import { limiter } from "../../workers/gateway/admission/limiter";
 import { request } from "../helpers/app";
 import { teamWithKey } from "../helpers/teams";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { executeCode } from "../../workers/sandbox/executor";
+import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { PARTS_MODULE, runtimeModules, usesBridge } from "../../workers/sandbox/parts";
 import { countingLoader, deps, run } from "../helpers/sandbox";
 
@@ -10,7 +10,7 @@ const loadedParts = (modules: Record<string, unknown>) => OPTIONAL.filter((m) =>
 
 describe("which runtime parts an execution gets", () => {
   it("only the core for code that names none of them", () => {
-    const modules = runtimeModules(["return 1 + 1"], false);
+    const modules = runtimeModules(["return 1 + 1"], { guarded: false });
     expect(loadedParts(modules)).toEqual([]);
     expect(Object.keys(modules).sort()).toEqual(["parts.js", "runtime.js"]);
     expect(modules[PARTS_MODULE]).toContain('"state"');
@@ -18,47 +18,57 @@ describe("which runtime parts an execution gets", () => {
   });
 
   it("the guard when a compiled module imports it, re-exported for the runtime", () => {
-    const modules = runtimeModules(["for (;;) {}"], true);
+    const modules = runtimeModules(["for (;;) {}"], { guarded: true });
     expect(modules["guard.js"]).toBeDefined();
     expect(modules[PARTS_MODULE]).toContain('from "./guard.js"');
   });
 
   it("a part for each global named, in code, strings or comments", () => {
-    expect(loadedParts(runtimeModules(["return await tools.demo.list({})"], false))).toEqual(["tools.js"]);
-    expect(loadedParts(runtimeModules(["return await getToolDefinition('a.b')"], false))).toEqual([
+    expect(loadedParts(runtimeModules(["return await tools.demo.list({})"], { guarded: false }))).toEqual([
       "tools.js",
     ]);
-    expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"], false))).toEqual(["session.js"]);
-    expect(loadedParts(runtimeModules(["return 'workspace'"], false))).toEqual(["session.js"]);
-    expect(loadedParts(runtimeModules(["return skills.list()"], false))).toEqual(["invoke-skills.js"]);
-    expect(loadedParts(runtimeModules(["return (await fetch('https://x')).status"], false))).toEqual([
-      "network.js",
+    expect(
+      loadedParts(runtimeModules(["return await getToolDefinition('a.b')"], { guarded: false })),
+    ).toEqual(["tools.js"]);
+    expect(loadedParts(runtimeModules(["// keeps state\nreturn 1"], { guarded: false }))).toEqual([
+      "session.js",
     ]);
+    expect(loadedParts(runtimeModules(["return 'workspace'"], { guarded: false }))).toEqual(["session.js"]);
+    expect(loadedParts(runtimeModules(["return skills.list()"], { guarded: false }))).toEqual([
+      "invoke-skills.js",
+    ]);
+    expect(
+      loadedParts(runtimeModules(["return (await fetch('https://x')).status"], { guarded: false })),
+    ).toEqual(["network.js"]);
   });
 
   it("parts a loaded skill's code names, though the caller's code does not", () => {
-    const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"], false);
+    const modules = runtimeModules(["return skills.report({})", "return await state.get('k')"], {
+      guarded: false,
+    });
     expect(loadedParts(modules)).toEqual(["session.js", "invoke-skills.js"]);
   });
 
   it("the loaded skills' modules only with the skills part, which re-exports their index", () => {
     const skillModules = { "skills.js": "export default {};", "skill-report.js": "export default 1;" };
-    const withSkills = runtimeModules(["return skills.report({})"], false, skillModules);
+    const withSkills = runtimeModules(["return skills.report({})"], { guarded: false }, skillModules);
     expect(withSkills["skill-report.js"]).toBeDefined();
     expect(withSkills[PARTS_MODULE]).toContain('from "./skills.js"');
-    const without = runtimeModules(["return 1"], false, skillModules);
+    const without = runtimeModules(["return 1"], { guarded: false }, skillModules);
     expect(Object.keys(without).sort()).toEqual(["parts.js", "runtime.js"]);
   });
 
   it("the bridge only for code with a part that uses it", () => {
-    expect(usesBridge(runtimeModules(["for (;;) {}"], true))).toBe(false);
-    expect(usesBridge(runtimeModules(["return await tools.demo.list({})"], false))).toBe(true);
-    expect(usesBridge(runtimeModules(["return await state.get('k')"], false))).toBe(true);
+    expect(usesBridge(runtimeModules(["for (;;) {}"], { guarded: true }))).toBe(false);
+    expect(usesBridge(runtimeModules(["return await tools.demo.list({})"], { guarded: false }))).toBe(true);
+    expect(usesBridge(runtimeModules(["return await state.get('k')"], { guarded: false }))).toBe(true);
   });
 
   it("not for a word that merely contains a global's name", () => {
     expect(
-      loadedParts(runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"], false)),
+      loadedParts(
+        runtimeModules(["const restated = 1, mytools = 2; return restated + mytools"], { guarded: false }),
+      ),
     ).toEqual([]);
   });
 });
@@ -66,7 +76,7 @@ describe("which runtime parts an execution gets", () => {
 describe("in a real isolate", () => {
   it("loads only the core for code that names no part, and runs it", async () => {
     const { loader, loads } = countingLoader();
-    const r = await executeCode(deps({}, {}, loader), { code: "return 40 + 2" });
+    const r = await sendToSandbox(deps({}, {}, loader), { code: "return 40 + 2" });
     expect(r.result).toBe(42);
     expect(loadedParts(loads[0]?.modules ?? {})).toEqual([]);
     expect(loads[0]?.modules["guard.js"]).toBeUndefined();
@@ -74,7 +84,7 @@ describe("in a real isolate", () => {
 
   it("loads the guard for code with a loop or a function, and it still stops them", async () => {
     const { loader, loads } = countingLoader();
-    const r = await executeCode(deps({ timeoutMs: 300 }, {}, loader), {
+    const r = await sendToSandbox(deps({ timeoutMs: 300 }, {}, loader), {
       code: "const f = () => 1; while (true) f();",
     });
     expect(loads[0]?.modules["guard.js"]).toBeDefined();
@@ -82,8 +92,13 @@ describe("in a real isolate", () => {
   });
 
   it("times out code without a guard that waits too long, with the guard's message", async () => {
-    const r = await executeCode(deps({ timeoutMs: 200 }), { code: "await new Promise(() => {}); return 1" });
-    expect(r.error).toMatchObject({ name: "TimeoutError", message: "Execution timed out after 200 ms" });
+    const r = await sendToSandbox(deps({ timeoutMs: 200 }), {
+      code: "await new Promise(() => {}); return 1",
+    });
+    expect(r.error).toMatchObject({
+      name: "TimeoutError",
+      message: expect.stringMatching(/^Execution timed out after 200 ms; /),
+    });
   });
 
   it("throws NotLoadedError for a global reached by a name built at run time", async () => {

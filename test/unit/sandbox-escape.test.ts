@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { compileAgentCode } from "../../workers/sandbox/compile";
-import { executeCode } from "../../workers/sandbox/executor";
+import { HANG_GUARD_MS } from "../helpers/hang-guard";
 import { countingLoader, deps, run } from "../helpers/sandbox";
 
 // Code that closes the function it is wrapped in and puts statements at the module's top level,
@@ -92,13 +93,13 @@ describe("code cannot leave the function it runs in", () => {
       expect(compiled.ok).toBe(false);
       const { loader, loads } = countingLoader();
       const started = Date.now();
-      const r = await executeCode(deps({}, {}, loader), { code: attempt.code, language: attempt.language });
+      const r = await sendToSandbox(deps({}, {}, loader), { code: attempt.code, language: attempt.language });
       expect(r.error?.name).toBe("SyntaxError");
       if (attempt.line !== undefined) expect(r.error?.line).toBe(attempt.line);
       expect(loads).toHaveLength(0);
       const next = await run("return 6 * 7");
       expect(next.result).toBe(42);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(HANG_GUARD_MS);
     });
   }
 
@@ -118,7 +119,7 @@ describe("hostile data from the isolate is bounded before the host reads it", ()
     const started = Date.now();
     const r = await run("const e = new Error('x'); e.stack = 'E\\n    at ' + 'a'.repeat(100000); throw e;");
     expect(r.error?.name).toBe("Error");
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(HANG_GUARD_MS);
     expect((r.error?.stack ?? "").length).toBeLessThanOrEqual(8_000);
   });
 
@@ -149,12 +150,12 @@ describe("hostile data from the isolate is bounded before the host reads it", ()
       const loader = {
         load(code: WorkerLoaderWorkerCode) {
           const runtime = `import { WorkerEntrypoint } from "cloudflare:workers";
-export default class extends WorkerEntrypoint { run() { return ${forged}; } }`;
+export default class extends WorkerEntrypoint { runAgentCode() { return ${forged}; } }`;
           return env.LOADER.load({ ...code, modules: { ...code.modules, "runtime.js": runtime } });
         },
         get: env.LOADER.get.bind(env.LOADER),
       } satisfies WorkerLoader;
-      const r = await executeCode(deps({}, {}, loader), { code: "return 1" });
+      const r = await sendToSandbox(deps({}, {}, loader), { code: "return 1" });
       expect(r.error).toMatchObject({ name: "SandboxError" });
       expect(r.error?.message).toMatch(/report .*tamper/);
       expect(JSON.stringify(r).length).toBeLessThan(2_000);

@@ -23,8 +23,8 @@ describe("session", () => {
     await value(stub, { op: "workspace.write", path: "y", data: new Uint8Array(20) });
     expect(await info(stub, { quotaBytes: 5_000, maxFiles: 3 })).toEqual({
       id,
-      createdAt,
-      lastSeenAt: createdAt + 1_000,
+      createdAt: new Date(createdAt).toISOString(),
+      lastSeenAt: new Date(createdAt + 1_000).toISOString(),
       bytesUsed: 5 + 120,
       quotaBytes: 5_000,
       files: 2,
@@ -181,8 +181,9 @@ describe("PII vault", () => {
     ).toEqual(keys);
   });
 
-  it("stops numbering at 50,000 entries: new values get a bare [KIND]", async () => {
-    const { stub } = await openSession();
+  it("stops numbering at 50,000 entries: new values get a bare [KIND]", { timeout: 90_000 }, async () => {
+    // An hour to live: on a slow machine the first call alone outlasted the helper's 60 s.
+    const { stub } = await openSession({ ttlSeconds: 3_600 });
     const items = Array.from({ length: 50_001 }, (_, i) => ({
       kind: "IP" as const,
       key: `k${i}`,

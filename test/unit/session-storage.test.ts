@@ -199,7 +199,8 @@ describe("workspace", () => {
     expect(await paths("c")).toEqual([]);
     const [first] = await value<FileInfo[]>(stub, { op: "workspace.list", prefix: "b/2" });
     expect(first).toMatchObject({ path: "b/2", size: 3 });
-    expect(first?.modifiedAt).toBeGreaterThan(0);
+    expect(first?.modifiedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(Math.abs(Date.parse(first?.modifiedAt ?? "") - Date.now())).toBeLessThan(60_000);
   });
 
   it("deletes files", async () => {

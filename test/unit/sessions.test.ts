@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
 import type { GatewayEnv } from "../../workers/gateway/env";
-import { execute } from "../../workers/gateway/operations";
+import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
+import { execute } from "../../workers/gateway/operations/execute";
 import { createSession } from "../../workers/gateway/sessions/store";
 import { AUTH, postJson, request, rpc } from "../helpers/app";
-import { bridgeWork, testScope } from "../helpers/scope";
+import { bridgeWork, testContext } from "../helpers/context";
 
 // The gateway side of sessions: which session an execution runs in, what the bridge lets through
 // to the session object, and the REST routes. Storage itself: session-storage.test.ts.
@@ -13,19 +13,19 @@ const gatewayEnv = env as unknown as GatewayEnv;
 
 describe("which session an execution runs in", () => {
   it("makes a session for an MCP caller without one on first use, and only then", async () => {
-    const scope = { ...testScope(), via: "mcp" as const };
-    const untouched = await execute(scope, { code: "return 1" });
+    const ctx = { ...testContext(), via: "mcp" as const };
+    const untouched = await execute(ctx, { code: "return 1" });
     expect(untouched.sessionId).toBeUndefined();
-    const used = await execute(scope, {
+    const used = await execute(ctx, {
       code: "await state.set('a', 1); await state.set('b', 2); return await state.keys()",
     });
     expect(used).toMatchObject({ result: ["a", "b"], sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    const again = await execute(scope, { code: "return await state.get('a')", sessionId: used.sessionId });
+    const again = await execute(ctx, { code: "return await state.get('a')", sessionId: used.sessionId });
     expect(again).toMatchObject({ result: 1, sessionId: used.sessionId });
   });
 
   it("gives a REST caller without sessionId a NoSessionError for state, workspace and session", async () => {
-    const r = await execute(testScope(), {
+    const r = await execute(testContext(), {
       code: `const out = [];
 for (const f of [() => state.get("k"), () => workspace.list(), () => session.info()]) {
   try { await f(); } catch (e) { out.push(e.name); }
@@ -38,8 +38,8 @@ return out;`,
 
   it("refuses another team's session as not found", async () => {
     const other = await createSession(gatewayEnv, { kind: "api", team: "someone-else", ttlSeconds: 60 });
-    await expect(execute(testScope(), { code: "return 1", sessionId: other.id })).rejects.toMatchObject({
-      status: 404,
+    await expect(execute(testContext(), { code: "return 1", sessionId: other.id })).rejects.toMatchObject({
+      name: "GatewayError",
       code: "session_not_found",
     });
   });
@@ -48,7 +48,7 @@ return out;`,
 describe("session calls through the bridge", () => {
   const inSession = async (code: string, limits = {}) => {
     const session = await createSession(gatewayEnv, { kind: "api", team: "default", ttlSeconds: 60 });
-    return execute(testScope(limits), { code, sessionId: session.id });
+    return execute(testContext(limits), { code, sessionId: session.id });
   };
 
   it("counts them against EXEC_MAX_SESSION_CALLS", async () => {
@@ -82,8 +82,8 @@ return out;`);
   });
 
   it("validates every call at the gateway too, whatever the runtime sent", async () => {
-    const scope = testScope();
-    const work = await bridgeWork(scope, new ExecutionLedger(scope.config.limits));
+    const ctx = testContext();
+    const work = await bridgeWork(ctx, new ExecutionLedger(ctx.config.limits));
     const forged = [
       { op: "nope" },
       { op: "workspace.write", path: "a", data: "not bytes" },
@@ -101,6 +101,37 @@ return out;`);
       "await workspace.write('t.txt', 'héllo ✓'); const b = await workspace.readBytes('t.txt'); return [b.length, await workspace.read('t.txt')];",
     );
     expect(r.result).toEqual([10, "héllo ✓"]);
+  });
+});
+
+describe("times that code and clients read", () => {
+  it("are ISO 8601 text in UTC: files, session info and history, skills, REST", async () => {
+    const before = Date.now() - 1_000;
+    const made = (await (await postJson("/v1/sessions", {})).json()) as { sessionId: string };
+    const sessionId = made.sessionId;
+    const run = async (code: string) =>
+      ((await (await postJson("/v1/execute", { code, sessionId })).json()) as { result: unknown }).result;
+    await run("return 1");
+    const skill = `iso_time_${crypto.randomUUID().slice(0, 8)}`;
+    const seen = (await run(`const written = await workspace.write("t.txt", "x");
+await skills.save({ name: "${skill}", description: "times", code: "return 1;" });
+const info = await session.info();
+return [written.modifiedAt, (await workspace.list())[0].modifiedAt, info.createdAt, info.lastSeenAt,
+  (await session.history())[0].at, (await skills.list()).find((s) => s.name === "${skill}").updatedAt,
+  (await skills.get("${skill}")).updatedAt];`)) as string[];
+    const rest = (await (await request(`/v1/sessions/${sessionId}`, { headers: AUTH })).json()) as {
+      createdAt: string;
+    };
+    const listed = (await (await request("/v1/skills", { headers: AUTH })).json()) as {
+      skills: Array<{ name: string; updatedAt: string }>;
+    };
+    const times = [...seen, rest.createdAt, listed.skills.find((s) => s.name === skill)?.updatedAt];
+    expect(times).toHaveLength(9);
+    for (const time of times) {
+      expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(Date.parse(time as string)).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(time as string)).toBeLessThanOrEqual(Date.now());
+    }
   });
 });
 
@@ -144,13 +175,13 @@ describe("session.history()", () => {
     await run("throw new TypeError('not this text')", id);
     await run("return 'elsewhere'", other);
     const { result } = await run("return await session.history()", id);
-    const history = result as Array<{ at: number; toolCalls: number; error?: string; resultBytes: number }>;
+    const history = result as Array<{ at: string; toolCalls: number; error?: string; resultBytes: number }>;
     expect(history.map((h) => [h.toolCalls, h.error ?? null])).toEqual([
       [0, "TypeError"],
       [1, null],
       [0, null],
     ]);
-    expect(history[0]!.at).toBeGreaterThanOrEqual(history[1]!.at);
+    expect(Date.parse(history[0]!.at)).toBeGreaterThanOrEqual(Date.parse(history[1]!.at));
     expect(history[2]!.resultBytes).toBeGreaterThan(0);
     expect(JSON.stringify(history)).not.toContain("not this text");
     const { result: theirs } = await run("return await session.history()", other);
@@ -170,9 +201,9 @@ describe("session.history()", () => {
 describe("PII tokens in a session", () => {
   it("tokenizes the result and puts the real value back in a later tool call's arguments", async () => {
     const session = await createSession(gatewayEnv, { kind: "api", team: "default", ttlSeconds: 60 });
-    const base = testScope();
-    const scope = { ...base, config: { ...base.config, pii: "tokenize" as const } };
-    const first = await execute(scope, {
+    const base = testContext();
+    const ctx = { ...base, config: { ...base.config, pii: "tokenize" as const } };
+    const first = await execute(ctx, {
       sessionId: session.id,
       code: `const { customers } = await tools.demo.search_customers({ query: "garcia", limit: 1 });
 console.log(customers[0].email);
@@ -181,14 +212,14 @@ return { id: customers[0].id, email: customers[0].email, seen: customers[0].emai
     const row = first.result as { id: string; email: string; seen: boolean };
     expect(row).toMatchObject({ email: "[EMAIL_1]", seen: true });
     expect(first.logs).toEqual(["[log] [EMAIL_1]"]);
-    const second = await execute(scope, {
+    const second = await execute(ctx, {
       sessionId: session.id,
       code: `const found = await tools.demo.search_customers({ query: "[EMAIL_1]" });
 return found.customers.map((c) => c.id);`,
     });
     expect(second.result).toEqual([row.id]);
     // without the session, the token means nothing: it reaches the upstream as it is
-    const elsewhere = await execute(scope, {
+    const elsewhere = await execute(ctx, {
       code: `return (await tools.demo.search_customers({ query: "[EMAIL_1]" })).total;`,
     });
     expect(elsewhere.result).toBe(0);

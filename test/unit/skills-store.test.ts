@@ -1,14 +1,18 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SkillRecord } from "../../shared/contract/skills";
+import { callSignature, toolDeclaration } from "../../workers/gateway/discovery/typescript";
 import type { GatewayEnv } from "../../workers/gateway/env";
+import { skillTool } from "../../workers/gateway/skills/catalog";
 import { SkillError } from "../../workers/gateway/skills/errors";
+import type { StoredSkill } from "../../workers/gateway/skills/objects";
 import { renderSkillMd } from "../../workers/gateway/skills/skill-md";
 import { type SkillLimits, SkillStore } from "../../workers/gateway/skills/store";
 import { AUTH, request } from "../helpers/app";
 
 const gatewayEnv = env as unknown as GatewayEnv;
 const LIMITS: SkillLimits = { maxCodeChars: 1_000, maxSkills: 500 };
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let teams = 0;
 /** A store of a team no other test uses; `reads` lists the R2 keys it read. */
@@ -62,7 +66,7 @@ describe("SkillStore: versions", () => {
       name: "add",
       version: 3,
       description: "what add does",
-      updatedAt: expect.any(Number),
+      updatedAt: expect.stringMatching(ISO_TIME),
     });
   });
 
@@ -86,10 +90,13 @@ describe("SkillStore: versions", () => {
     const inputSchema = { type: "object", properties: { a: { type: "number" } }, required: ["a"] };
     await store.save(skill("typed", { inputSchema }));
     const object = await gatewayEnv.SKILLS.get(`skills/v1/${team}/typed/1.json`);
-    const stored = (await object?.json()) as SkillRecord;
+    const stored = (await object?.json()) as StoredSkill;
     expect(stored).toEqual({ ...skill("typed", { inputSchema }), version: 1, updatedAt: expect.any(Number) });
     expect((await store.list())[0]?.inputSchema).toEqual(inputSchema);
-    expect(await store.get("typed")).toEqual(stored);
+    expect(await store.get("typed")).toEqual({
+      ...stored,
+      updatedAt: new Date(stored.updatedAt).toISOString(),
+    });
   });
 });
 
@@ -143,6 +150,31 @@ describe("SkillStore: what a save refuses", () => {
       /inputSchema\.properties\.a: must be an object/,
     ],
     ["an unknown field", { ...skill("x"), extra: 1 }, "ValidationError", /extra/],
+    [
+      "an outputSchema that is not an object",
+      skill("x", { outputSchema: "string" }),
+      "ValidationError",
+      /outputSchema/,
+    ],
+    [
+      "an outputSchema with an unknown type",
+      skill("x", { outputSchema: { type: "text" } }),
+      "ValidationError",
+      /outputSchema\.type: must be a JSON Schema type name/,
+    ],
+    [
+      "an outputSchema holding non-JSON values",
+      skill("x", { outputSchema: { type: "number", maximum: Number.POSITIVE_INFINITY } }),
+      "ValidationError",
+      /outputSchema\.maximum: Infinity is not a JSON number/,
+    ],
+    [
+      'language "python"',
+      skill("x", { language: "python" }),
+      "ValidationError",
+      /language "python": skills are TypeScript\/JavaScript: the body of an async function of args/,
+    ],
+    ["another language", skill("x", { language: "ruby" }), "ValidationError", /language/],
   ];
   it.each(cases)("refuses %s", async (_what, input, name, message) => {
     const err = await refused(store.save(input));
@@ -173,8 +205,71 @@ describe("SkillStore: what a save refuses", () => {
     expect(err.message).toMatch(/^skill broken: SyntaxError at line 2, column \d+: /);
   });
 
+  it("refuses Python code saying skills are TypeScript, with the Python line; valid code is never taken for Python", async () => {
+    const python = [
+      'import json\nrows = await tools.demo.list_tickets(status="open")\nreturn len(rows["tickets"])',
+      "from collections import Counter\nreturn Counter([1])",
+      "# count open tickets\npage = await tools.demo.list_tickets(limit=args['n'])\nreturn page",
+      "def top(rows):\n    return rows[:3]\nreturn top(args['rows'])",
+      "total = 0\nfor t in args['tickets']:\n    total += 1\nreturn total",
+      "print(args['n'])\nreturn args['n'] if args else None",
+    ];
+    for (const code of python) {
+      const err = await refused(store.save(skill("py", { code })));
+      expect(err.name, code).toBe("SyntaxError");
+      expect(err.message, code).toMatch(
+        /^skill py: the code is Python \(line \d\); skills are TypeScript\/JavaScript/,
+      );
+      expect(err.message.length).toBeLessThanOrEqual(300);
+    }
+    const err = await refused(store.save(skill("py", { code: "x = 1\n\nimport os" })));
+    expect(err).toMatchObject({ line: 3 });
+    // a TypeScript syntax error with nothing Pythonic keeps its own message
+    const ts = await refused(store.save(skill("ts", { code: "// import x\nprint(args);\nreturn a +;" })));
+    expect(ts.message).toMatch(/^skill ts: SyntaxError at line 3/);
+    // valid TypeScript that has a Python-looking line is saved as it is
+    const { store: other } = storeOf();
+    await other.save(
+      skill("valid", { code: "class A {\n  #n = 1;\n  get n() { return this.#n; }\n}\nreturn new A().n;" }),
+    );
+  });
+
   it("saves nothing that was refused", async () => {
     expect(await store.list()).toEqual([]);
+  });
+});
+
+describe("SkillStore: outputSchema", () => {
+  it("stores it in R2 and the index, returns it from get, and types the discovery signature with it", async () => {
+    const { store, team } = storeOf();
+    const outputSchema = {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { id: { type: "string" }, open: { type: "integer" } },
+        required: ["id", "open"],
+      },
+    };
+    const inputSchema = { type: "object", properties: { top: { type: "integer" } }, required: ["top"] };
+    await store.save(skill("ranked", { code: "return [];", inputSchema, outputSchema }));
+    const object = await gatewayEnv.SKILLS.get(`skills/v1/${team}/ranked/1.json`);
+    const stored = (await object?.json()) as StoredSkill | undefined;
+    expect(stored?.outputSchema).toEqual(outputSchema);
+    expect(await store.get("ranked")).toMatchObject({ inputSchema, outputSchema });
+    const [listed] = await store.list();
+    expect(listed?.outputSchema).toEqual(outputSchema);
+    const tool = skillTool(listed!);
+    expect(callSignature(tool)).toBe(
+      "skills.ranked(args: { top: number }): Promise<{ id: string; open: number }[]>",
+    );
+    expect(toolDeclaration(tool)).toContain("typed below by its\n");
+    expect(renderSkillMd((await store.get("ranked"))!)).toContain(
+      `## Output schema\n\n\`\`\`json\n${JSON.stringify(outputSchema, null, 2)}\n\`\`\``,
+    );
+    await store.save(skill("ranked", { code: "return [];" }));
+    expect(callSignature(skillTool((await store.list())[0]!))).toBe(
+      "skills.ranked(args?: { [key: string]: unknown }): Promise<unknown>",
+    );
   });
 });
 
@@ -293,7 +388,7 @@ describe("/v1/skills", () => {
       name,
       description: "Doubles n",
       version: 2,
-      updatedAt: expect.any(Number),
+      updatedAt: expect.stringMatching(ISO_TIME),
     });
 
     const v1 = await request(`/v1/skills/${name}?version=1`, { headers: AUTH });
@@ -319,6 +414,19 @@ describe("/v1/skills", () => {
     expect(await gone.json()).toMatchObject({ error: { code: "skill_not_found" } });
   });
 
+  it("takes an outputSchema and gives it back", async () => {
+    const outputSchema = { type: "object", properties: { doubled: { type: "number" } } };
+    const typed = `${name}_out`;
+    const res = await put(
+      { description: "Doubles", code: "return { doubled: 2 };", outputSchema },
+      `/v1/skills/${typed}`,
+    );
+    expect(res.status).toBe(201);
+    const record = (await (await request(`/v1/skills/${typed}`, { headers: AUTH })).json()) as SkillRecord;
+    expect(record.outputSchema).toEqual(outputSchema);
+    expect((await request(`/v1/skills/${typed}`, { method: "DELETE", headers: AUTH })).status).toBe(204);
+  });
+
   it("answers 400 naming the problem, with line and column for a syntax error", async () => {
     const bad = await put({ description: "x", code: "return (;" });
     expect(bad.status).toBe(400);
@@ -328,6 +436,13 @@ describe("/v1/skills", () => {
     const reserved = await put({ description: "x", code: "return 1" }, "/v1/skills/list");
     expect(reserved.status).toBe(400);
     expect((await put({ code: "return 1" })).status).toBe(400);
+    expect((await put([1])).status).toBe(400);
+    expect((await put({ name: "other", description: "x", code: "return 1" })).status).toBe(400);
+    const python = await put({ description: "x", code: "def f():\n    return 1\nreturn f()" });
+    expect(python.status).toBe(400);
+    expect(((await python.json()) as { error: { message: string } }).error.message).toMatch(
+      /the code is Python \(line 1\); skills are TypeScript\/JavaScript/,
+    );
     expect((await request(`/v1/skills/${name}?version=x`, { headers: AUTH })).status).toBe(400);
     expect((await request("/v1/skills/nothing_here", { headers: AUTH })).status).toBe(404);
     expect((await request("/v1/skills", {})).status).toBe(401);
@@ -341,7 +456,7 @@ describe("renderSkillMd", () => {
       version: 7,
       description: "line\nbreak: \u2028 and `q`",
       code: "const s = 'a ``` b';\nreturn s;",
-      updatedAt: 0,
+      updatedAt: "1970-01-01T00:00:00.000Z",
     });
     expect(text.split("\n").slice(0, 5)).toEqual([
       "---",

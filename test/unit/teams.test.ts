@@ -109,13 +109,26 @@ describe("isolation between teams", () => {
       .map((t) => t.name)
       .sort();
     expect(names).toEqual(["demo.get_ticket", "demo.list_customers", "demo.list_tickets"]);
-    expect((await request("/v1/tools/demo.create_ticket", { headers: { "X-API-Key": key } })).status).toBe(
+    const refused = await request("/v1/tools/demo.create_ticket", { headers: { "X-API-Key": key } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: "tool_not_allowed",
+        message:
+          'demo.create_ticket is not allowed for this team (not in allow "demo.list_*", "demo.get_ticket"); ask the team\'s admin, or use another tool',
+      },
+    });
+    expect((await request("/v1/tools/demo.no_such_tool", { headers: { "X-API-Key": key } })).status).toBe(
       404,
     );
     const denied = (await (await run(key, "return await tools.demo.list_agents({})")).json()) as {
-      error: { name: string };
+      error: { name: string; message: string };
     };
-    expect(denied.error.name).toBe("UnknownToolError");
+    expect(denied.error).toMatchObject({
+      name: "ToolNotAllowedError",
+      message:
+        'demo.list_agents is not allowed for this team (deny "demo.list_agents"); ask the team\'s admin, or use another tool',
+    });
     const allowed = (await (
       await run(key, "return (await tools.demo.list_tickets({ limit: 1 })).tickets.length")
     ).json()) as { result: number };
@@ -142,7 +155,11 @@ describe("isolation between teams", () => {
       tools: Array<{ name: string }>;
     };
     expect(viaMcp.tools.map((t) => t.name).sort()).toEqual(names);
-    expect((await call("get_tool_definition", { name: "demo.list_agents" })).result.isError).toBe(true);
+    const definition = (await call("get_tool_definition", { name: "demo.list_agents" })).result;
+    expect(definition.isError).toBe(true);
+    expect(JSON.parse(definition.content[0]!.text)).toMatchObject({
+      error: { name: "ToolNotAllowedError", message: expect.stringContaining('(deny "demo.list_agents")') },
+    });
   });
 
   it("gives a team without servers no upstream tools", async () => {

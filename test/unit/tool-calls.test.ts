@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { findTool } from "../../workers/gateway/bridge/call-tool";
-import { ExecutionLedger } from "../../workers/gateway/bridge/ledger";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
-import { execute } from "../../workers/gateway/operations";
-import { executeCode } from "../../workers/sandbox/executor";
+import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
+import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { execute } from "../../workers/gateway/operations/execute";
+import { bridgeWork, testContext } from "../helpers/context";
 import { EchoBridge } from "../helpers/echo-bridge";
 import { countingLoader, deps } from "../helpers/sandbox";
-import { bridgeWork, testScope } from "../helpers/scope";
 
 const withEcho = async (code: string) => {
   const bridge = new EchoBridge();
-  return { bridge, r: await executeCode(deps({}, { bridge }), { code }) };
+  return { bridge, r: await sendToSandbox(deps({}, { bridge }), { code }) };
 };
 
 describe("in-code tool globals", () => {
@@ -32,6 +32,12 @@ describe("in-code tool globals", () => {
     expect(searched.r.result).toEqual({ input: { server: "gh", limit: 2, query: "issues" } });
   });
 
+  it("give a failed call's error the line of the code that made it", async () => {
+    const { r } = await withEcho("const a = 1;\n\nconst d = await getToolDefinition('nope.x');");
+    expect(r.error).toMatchObject({ name: "UnknownToolError", line: 3 });
+    expect(r.error?.stack).toContain("code:3");
+  });
+
   it("cut oversized arguments inside the isolate, before they cross", async () => {
     const { r, bridge } = await withEcho("await tools.a.b({ big: 'x'.repeat(3_000_000) })");
     expect(r.error).toMatchObject({ name: "LimitError" });
@@ -45,7 +51,7 @@ describe("in-code tool globals", () => {
 describe("the gateway's execute", () => {
   it("hands the isolate no env at all: its one capability is the bridge argument", async () => {
     const { loader, loads } = countingLoader();
-    const r = await execute(testScope({}, { LOADER: loader }), {
+    const r = await execute(testContext({}, { LOADER: loader }), {
       code: "return [typeof tools.demo.list_tickets, (await tools.demo.ticket_stats({ groupBy: 'status' })) !== null]",
     });
     expect(r.error).toBeUndefined();
@@ -53,6 +59,9 @@ describe("the gateway's execute", () => {
     expect(loads[0]!.env).toEqual({});
     expect(loads[0]!.globalOutbound).toBeNull();
   });
+
+  const LIMIT_REACHED =
+    /^LimitError: demo\.ticket_stats: limit of 3 tool calls per execution reached; do fewer calls per execution: batch .*, or split the work across executions \(operator setting: EXEC_MAX_TOOL_CALLS\)$/;
 
   it("counts tool calls itself and stops at the cap, whatever the code does to built-ins", async () => {
     const code = `Array.prototype.push = function () { return 0; };
@@ -62,17 +71,18 @@ for (let i = 0; i < 5; i++) {
   try { await tools.demo.ticket_stats({ groupBy: "status" }); results[i] = "ok"; } catch (e) { results[i] = e.name + ": " + e.message; }
 }
 return results;`;
-    const r = await execute(testScope({ maxToolCalls: 3 }), { code });
+    const r = await execute(testContext({ maxToolCalls: 3 }), { code });
     expect(r.result).toEqual([
       "ok",
       "ok",
       "ok",
-      "LimitError: demo.ticket_stats: limit of 3 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
-      "LimitError: demo.ticket_stats: limit of 3 tool calls per execution reached (EXEC_MAX_TOOL_CALLS)",
+      expect.stringMatching(LIMIT_REACHED),
+      expect.stringMatching(LIMIT_REACHED),
     ]);
     expect(r.stats.toolCalls).toBe(3);
-    expect(r.stats.calls).toHaveLength(3);
-    expect(r.stats.calls?.every((c) => c.name === "demo.ticket_stats" && c.ok)).toBe(true);
+    expect(r.stats.calls).toEqual([
+      { name: "demo.ticket_stats", count: 3, errors: 0, ms: expect.any(Number) },
+    ]);
   });
 
   it("counts discovery calls from code against their own budget", async () => {
@@ -82,23 +92,35 @@ for (let i = 0; i < 4; i++) {
 }
 try { await getToolDefinition("demo.list_tickets"); out.push("ok"); } catch (e) { out.push(e.name); }
 return out;`;
-    const r = await execute(testScope({ maxDiscoveryCalls: 2 }), { code });
+    const r = await execute(testContext({ maxDiscoveryCalls: 2 }), { code });
     expect(r.result).toEqual(["ok", "ok", "LimitError", "LimitError", "LimitError"]);
   });
 
+  it("answers getToolDefinition from code as get_tool_definition does, the JSON Schema on request", async () => {
+    const code = `const plain = await getToolDefinition("demo.get_ticket");
+const full = await getToolDefinition("demo.get_ticket", { schema: true });
+return [Object.keys(plain), full.inputSchema.required, full.typescript === plain.typescript];`;
+    const r = await execute(testContext(), { code });
+    expect(r.result).toEqual([["name", "server", "typescript"], ["id"], true]);
+  });
+
   it("refuses calls made after the execution has ended", async () => {
-    const scope = testScope();
-    const ledger = new ExecutionLedger(scope.config.limits);
-    const bridge = new SandboxBridge(await bridgeWork(scope, ledger));
-    const r = await executeCode(deps({}, { bridge, ledger }), {
+    const ctx = testContext();
+    const ledger = new ExecutionLedger(ctx.config.limits);
+    const bridge = new SandboxBridge(await bridgeWork(ctx, ledger));
+    const r = await sendToSandbox(deps({}, { bridge, ledger }), {
       code: "return await callTool('demo.ticket_stats', { groupBy: 'status' }) !== null",
     });
     expect(r.result).toBe(true);
     expect(await bridge.callTool("demo.ticket_stats", '{"groupBy":"status"}')).toEqual({
       ok: false,
-      error: { name: "ExecutionEndedError", message: "demo.ticket_stats: the execution has already ended" },
+      error: {
+        name: "ExecutionEndedError",
+        message:
+          "demo.ticket_stats: the execution has already ended; await every call before the code returns",
+      },
     });
-    expect(ledger.calls).toHaveLength(1);
+    expect(ledger.toolCalls).toBe(1);
     expect(r.stats.toolCalls).toBe(1);
   });
 });

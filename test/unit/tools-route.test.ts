@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { request } from "../helpers/app";
+import { AUTH, request, requestWith } from "../helpers/app";
 import { teamWithKey } from "../helpers/teams";
 
 const names = async (res: Response) =>
@@ -17,5 +17,30 @@ describe("GET /v1/tools", () => {
     const both = await get("q=ticket&query=customer");
     expect(both.status).toBe(400);
     expect(((await both.json()) as { error: { message: string } }).error.message).toMatch(/q or query/);
+  });
+
+  it("answers GET /v1/tools/{name} with 404 only for an unknown tool, not for a broken server", async () => {
+    const { key } = await teamWithKey("tools-route-404", {
+      servers: { demo: { service: "DEMO" }, down: { url: "http://127.0.0.1:1/mcp" } },
+    });
+    const get = async (name: string, headers: Record<string, string> = { "X-API-Key": key }) => {
+      const res = await request(`/v1/tools/${name}`, { headers });
+      return { status: res.status, code: ((await res.json()) as { error?: { code: string } }).error?.code };
+    };
+    expect((await get("demo.get_ticket")).status).toBe(200);
+    expect(await get("demo.no_such_tool")).toEqual({ status: 404, code: "unknown_tool" });
+    expect(await get("nowhere.tool")).toEqual({ status: 404, code: "unknown_tool" });
+    expect(await get("down.anything")).toEqual({ status: 502, code: "upstream_unavailable" });
+  });
+
+  it("answers 503 misconfigured for a tool of a deployment server whose configuration is broken", async () => {
+    const servers = { demo: { service: "DEMO" }, bad: { url: "not a url" } };
+    const res = await requestWith({ MCP_SERVERS: JSON.stringify(servers) }, "/v1/tools/bad.anything", {
+      headers: AUTH,
+    });
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(res.status).toBe(503);
+    expect(body.error.code).toBe("misconfigured");
+    expect(body.error.message).toMatch(/MCP_SERVERS\.bad\.url/);
   });
 });

@@ -4,10 +4,10 @@ import { argumentErrors } from "../../workers/gateway/bridge/validate";
 import { closeMatches, editDistance } from "../../workers/gateway/discovery/close-matches";
 import { globMatcher, toolPolicy } from "../../workers/gateway/teams/policy";
 import { TeamInput } from "../../workers/gateway/teams/schema";
+import { HANG_GUARD_MS } from "../helpers/hang-guard";
 
 // Each attack below cost the old gateway seconds to forever in its shared isolate (or threw); the
-// real assertion is that it now returns, with the right answer. Time limits are loose safety nets.
-const SAFETY_NET_MS = 2_000;
+// real assertion is that it now returns, with the right answer, within the hang guard.
 
 function timed<T>(work: () => T): { value: T; ms: number } {
   const started = performance.now();
@@ -83,7 +83,7 @@ describe("glob matcher", () => {
       longestMiss: globMatcher(`${"*a".repeat(99)}*x`)("a".repeat(200)),
     }));
     expect(value).toEqual({ denied: false, allowed: true, longest: true, longestMiss: false });
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("are 1 to 200 printable characters, refused with the field's path otherwise", () => {
@@ -115,7 +115,7 @@ describe("argument validation against hostile upstream schemas", () => {
     const { value, ms } = timed(() => [argumentErrors(t, 1), argumentErrors(t, "one")]);
     // Too big to inline: its refs accept anything and the upstream checks them.
     expect(value).toEqual([[], []]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
     expect(argumentErrors(tool(fanOut(6)), "one")).toEqual([
       '(arguments): Instance type "string" is invalid. Expected "number".',
     ]);
@@ -196,7 +196,7 @@ describe("argument validation against hostile upstream schemas", () => {
     });
     const { value, ms } = timed(() => argumentErrors(t, { s: `${"a".repeat(40)}!` }));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("does not compare every pair of a 50,000-item array for uniqueItems", () => {
@@ -204,14 +204,14 @@ describe("argument validation against hostile upstream schemas", () => {
     const items = Array.from({ length: 50_000 }, (_, i) => [i % 7]);
     const { value, ms } = timed(() => argumentErrors(t, items));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("reports the first failure of 100,000 failing items (the old check threw, out of stack)", () => {
     const t = tool({ type: "object", properties: { a: { type: "array", items: { minimum: 0 } } } });
     const { value, ms } = timed(() => argumentErrors(t, { a: new Array(100_000).fill(-1) }));
     expect(value).toEqual(["/a/0: -1 is less than 0."]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
   });
 
   it("refuses arguments over 1,000,000 characters of JSON without checking them", () => {
@@ -226,7 +226,7 @@ describe("argument validation against hostile upstream schemas", () => {
     const many = tool({ allOf: Array.from({ length: 2_000 }, () => ({ maxLength: 2 })) });
     const { value, ms } = timed(() => argumentErrors(many, "a".repeat(900_000)));
     expect(value).toEqual([]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
     expect(argumentErrors(many, "abc")).toEqual(["(arguments): String is too long (3 > 2)."]);
   });
 
@@ -293,7 +293,7 @@ describe("close-match suggestions", () => {
       `up.tool_54_${"x".repeat(54)}`,
       `up.tool_55_${"x".repeat(55)}`,
     ]);
-    expect(ms).toBeLessThan(SAFETY_NET_MS);
+    expect(ms).toBeLessThan(HANG_GUARD_MS);
     // One edit from each; the same length first.
     expect(closeMatches("up.tool_7_xxxxxxxx", tools)).toEqual([
       "up.tool_8_xxxxxxxx",

@@ -1,10 +1,9 @@
 import { Hono } from "hono";
+import { requestContext } from "./context/middleware";
 import type { AppEnv } from "./env";
-import { requireApiKey } from "./http/auth";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
-import { requestContext } from "./http/request-context";
-import { rateLimit } from "./limits/rate-limit";
+import { requestLog } from "./http/request-log";
 import { adminRoutes } from "./routes/admin";
 import { auditRoutes } from "./routes/audit";
 import { executeRoutes } from "./routes/execute";
@@ -19,11 +18,11 @@ import { phaseTiming } from "./timing/middleware";
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", phaseTiming);
-  app.use("*", requestContext);
+  app.use("*", requestLog);
   app.use("*", originGuard);
   app.use("*", corsPolicy);
-  app.use("/mcp", requireApiKey, rateLimit);
-  app.use("/v1/*", requireApiKey, rateLimit);
+  app.use("/mcp", requestContext);
+  app.use("/v1/*", requestContext);
 
   app.route("/", healthRoutes);
   app.route("/mcp", mcpRoutes);

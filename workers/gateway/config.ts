@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
-import type { SandboxLimits } from "../sandbox/limits";
 import type { GatewayEnv } from "./env";
+import type { ExecutionLimits } from "./execution/limits";
 
 /** A whole-number variable; unset or "" means the default. */
 function intVar(fallback: number, min: number, max: number) {
@@ -73,7 +73,7 @@ const ConfigSchema = z.object({
 export type PiiMode = "off" | "tokenize";
 
 export interface Config {
-  limits: SandboxLimits;
+  limits: ExecutionLimits;
   maxRequestBytes: number;
   sessionTtlSeconds: number;
   /** what one session may store (SESSION_QUOTA_BYTES, SESSION_MAX_FILES) */

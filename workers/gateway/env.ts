@@ -1,5 +1,4 @@
-import type { Config } from "./config";
-import type { AdmittedSlot } from "./limits/limiter";
+import type { RequestContext } from "./context/request-context";
 import type { PhaseClock } from "./timing/clock";
 
 /** Bindings and vars from wrangler.toml (generated `Env`) plus the secrets, which are not in it. */
@@ -10,19 +9,13 @@ export type GatewayEnv = Omit<Env, "DEV_API_KEY" | "ADMIN_TOKEN"> & {
   ADMIN_TOKEN?: string;
 };
 
+/** What middleware sets on Hono's context: finished values only. */
 export interface AppVariables {
   requestId: string;
-  /** the authenticated key's team and id (`dev` for DEV_API_KEY) */
-  team: string;
-  keyId: string;
-  /** the POST /mcp body, read once by the rate limiter (its message count is the cost) for the route */
-  mcpBody?: Promise<unknown>;
-  /** the deployment's config with the key's team's limits, made once per request (http/scope.ts) */
-  teamConfig?: Config;
-  /** the execution lease taken with this request's tokens (a lone `execute` request) */
-  slot?: AdmittedSlot;
   /** phase timings of this request (PHASE_TIMING, operator requests only) */
   clock?: PhaseClock;
+  /** /mcp and /v1/* only: the authenticated, admitted request (context/middleware.ts) */
+  context: RequestContext;
 }
 
 export type AppEnv = { Bindings: GatewayEnv; Variables: AppVariables };

@@ -1,70 +1,59 @@
-import type { IsolateReport } from "../../shared/contract/sandbox";
+import type { IsolateReport, SandboxOutcome } from "../../shared/contract/sandbox";
+import { shapeOutput } from "../../shared/output/shape";
 import { cutOutsidePii } from "../../shared/privacy/cut";
 
-export interface ShapedOutput {
-  result?: unknown;
-  logs: string[];
-  truncated: boolean;
-}
-
-const MARKER_ROOM = 80;
+/** Room for the marker lines shapeOutput adds to cut logs. */
+const MARKER_ROOM = 200;
 
 /**
- * Holds result + logs to `maxChars` characters together (the result counted as its JSON text).
- * Whichever part is small keeps all of itself; the rest is split. A cut result becomes its JSON
- * text's head plus a marker; cut logs end with a marker line. Both markers say how much was cut.
+ * The isolate's report as the execution's outcome. The isolate has shaped result and logs to
+ * `maxChars` already (shared/output/shape.ts); what it sent is checked, not trusted: a result that
+ * is not JSON is a tampered report, and output over the budget is shaped again here, with the
+ * truncation figures of this cut.
  */
-export function shapeOutput(outcome: Omit<IsolateReport, "error">, maxChars: number): ShapedOutput {
-  const hasResult = outcome.resultJson !== undefined;
-  const resultText = outcome.resultJson ?? "";
-  const logsLength = outcome.logs.reduce((sum, line) => sum + line.length, 0);
-  let truncated = outcome.resultTruncated || outcome.logsDropped > 0;
-  let result: unknown = hasResult ? parseResult(resultText) : undefined;
-  let logs = outcome.logs;
-
-  if (resultText.length + logsLength > maxChars) {
-    truncated = true;
-    const half = Math.floor(maxChars / 2);
-    let resultBudget = half;
-    if (resultText.length <= half) resultBudget = resultText.length;
-    else if (logsLength <= half) resultBudget = maxChars - logsLength;
-    const logsBudget = maxChars - resultBudget;
-    if (resultText.length > resultBudget) {
-      const keep = cutOutsidePii(resultText, Math.max(0, resultBudget - MARKER_ROOM));
-      result = `${resultText.slice(0, keep)}… [result truncated: ${resultText.length - keep} of ${resultText.length} characters cut]`;
+export function outcomeOf(report: IsolateReport, maxChars: number, piiSafeCuts: boolean): SandboxOutcome {
+  const extras = {
+    ...(report.warnings?.length ? { warnings: report.warnings } : {}),
+    ...(report.skillRuns?.length ? { skillRuns: report.skillRuns } : {}),
+  };
+  let result: unknown;
+  if (report.resultJson !== undefined) {
+    try {
+      result = JSON.parse(report.resultJson);
+    } catch {
+      throw new ReportNotJson();
     }
-    logs = cutLogs(outcome.logs, logsBudget);
   }
-  if (outcome.logsDropped > 0) {
-    logs = [...logs, `[truncated] ${outcome.logsDropped} further log calls were not captured`];
+  const room = Math.max(0, maxChars - (report.error?.stack?.length ?? 0));
+  const logsLength = report.logs.reduce((sum, line) => sum + line.length, 0);
+  const within = (report.resultJson?.length ?? 0) + logsLength <= room + (report.logsCut ? MARKER_ROOM : 0);
+  if (within) {
+    return {
+      ...(result === undefined ? {} : { result }),
+      ...(report.truncation ? { truncation: report.truncation } : {}),
+      ...extras,
+      logs: report.logs,
+      truncated: report.truncation !== undefined || report.logsCut,
+    };
   }
-  return hasResult ? { result, logs, truncated } : { logs, truncated };
+  const shaped = shapeOutput(
+    { result, logs: report.logs, logsDropped: 0 },
+    room,
+    piiSafeCuts ? cutOutsidePii : undefined,
+  );
+  return {
+    ...(shaped.resultJson === undefined ? {} : { result: JSON.parse(shaped.resultJson) }),
+    ...(shaped.truncation ? { truncation: shaped.truncation } : {}),
+    ...extras,
+    logs: shaped.logs,
+    truncated: true,
+  };
 }
 
-/** The isolate's JSON text of the result; text it had to cut is no longer JSON and stays text. */
-function parseResult(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return `${text}… [result truncated in the sandbox]`;
+/** The runtime's result was not JSON: the agent's code must have interfered with it. */
+export class ReportNotJson extends Error {
+  constructor() {
+    super("The sandbox's report held a result that is not JSON (did the code tamper with the runtime?)");
+    this.name = "SandboxError";
   }
-}
-
-function cutLogs(lines: string[], budget: number): string[] {
-  if (lines.reduce((sum, line) => sum + line.length, 0) <= budget) return lines;
-  const kept: string[] = [];
-  let used = 0;
-  for (const [index, line] of lines.entries()) {
-    const room = budget - MARKER_ROOM - used;
-    if (line.length > room) {
-      const keep = room > 0 ? cutOutsidePii(line, room) : 0;
-      if (keep > 0) kept.push(line.slice(0, keep));
-      const cutChars = line.length - keep + lines.slice(index + 1).reduce((s, l) => s + l.length, 0);
-      kept.push(`[truncated] ${lines.length - index} log lines affected, ${cutChars} characters cut`);
-      return kept;
-    }
-    kept.push(line);
-    used += line.length;
-  }
-  return kept;
 }

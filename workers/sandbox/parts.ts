@@ -27,6 +27,9 @@ const OPTIONAL_PARTS = [
   { module: "network.js", installer: "installNetwork", globals: ["fetch"] },
 ] as const satisfies readonly { module: string; installer: string; globals: string[]; withSkills?: true }[];
 
+/** Cuts text only outside personal data (shared/privacy/cut.ts), loaded when PII tokenization is on. */
+const PII_CUT_MODULE = "pii-cut.js";
+
 /** The execution guard, loaded when some compiled module has loops or functions (compile/index.ts). */
 const GUARD_MODULE = "guard.js";
 const GUARD_EXPORTS = `export { configureGuard, guardState, tripTimeout } from "./${GUARD_MODULE}";`;
@@ -40,20 +43,24 @@ const CORE_MODULES: Readonly<Record<string, string>> = {
 /**
  * The runtime's modules for an execution whose code (the agent's and its loaded skills') is
  * `sources`: the core, the parts the sources name, the guard when a compiled module imports it
- * (`guarded`), the loaded skills' `skillModules` with the skills part, and the parts.js that lists
- * them. Sources are bounded before they get here
+ * (`guarded`), the PII-aware cut when `piiSafeCuts`, the loaded skills' `skillModules` with the
+ * skills part, and the parts.js that lists them. Sources are bounded before they get here
  * (EXEC_MAX_CODE_CHARS, the skills' own limits); the patterns are plain alternations, linear in the text.
  */
 export function runtimeModules(
   sources: readonly string[],
-  guarded: boolean,
+  options: { guarded: boolean; piiSafeCuts?: boolean },
   skillModules: Readonly<Record<string, string>> = {},
 ): Record<string, string> {
   const modules: Record<string, string> = { ...CORE_MODULES };
   const exports: string[] = [];
-  if (guarded) {
+  if (options.guarded) {
     modules[GUARD_MODULE] = RUNTIME_MODULES[GUARD_MODULE] as string;
     exports.push(GUARD_EXPORTS);
+  }
+  if (options.piiSafeCuts) {
+    modules[PII_CUT_MODULE] = RUNTIME_MODULES[PII_CUT_MODULE] as string;
+    exports.push(`export { cutOutsidePii } from "./${PII_CUT_MODULE}";`);
   }
   const notLoaded: string[] = [];
   for (const part of PARTS) {

@@ -21,7 +21,7 @@ export default {
       callTool: await attempt(() => env.TOOL_BRIDGE.callTool("demo.ticket_stats", { groupBy: "status" })),
       context: await attempt(() => env.TOOL_BRIDGE.context()),
       egress: await attempt(async () => (await env.EGRESS_GATE.fetch("https://example.com/")).status),
-      host: await attempt(() => env.SANDBOX_HOST.run(request, undefined)),
+      host: await attempt(() => env.SANDBOX_HOST.runSandbox(request, undefined)),
     });
   },
 };

@@ -1,7 +1,7 @@
 import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
-import type { RequestScope } from "../operations/scope";
+import type { RequestContext } from "../context/request-context";
 import { jsonBytes, sha256Hex, utf8Bytes } from "./hash";
 import { recordAudit } from "./record";
 
@@ -19,7 +19,7 @@ export interface AuditActor {
 
 /** One "execute" entry: args = { code, language, timeoutMs } hashed, result sized, error name only. */
 export function auditExecution(
-  scope: RequestScope,
+  ctx: RequestContext,
   sessionId: string | undefined,
   input: ExecuteInput,
   startedAt: number,
@@ -28,9 +28,9 @@ export function auditExecution(
   const durationMs = Date.now() - startedAt;
   const { code, language, timeoutMs } = input;
   const failure = "thrown" in outcome ? errorName(outcome.thrown) : outcome.result.error?.name;
-  recordAudit(scope.env, scope.waitUntil, () =>
+  recordAudit(ctx.env, ctx.waitUntil, () =>
     build(
-      { ...scope, sessionId },
+      { ...ctx, sessionId },
       {
         ts: startedAt,
         kind: "execute",

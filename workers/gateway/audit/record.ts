@@ -1,26 +1,25 @@
 import type { AuditLog } from "../../../durable-objects/audit/audit-log";
 import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import { log } from "../../../shared/log";
-import { TeamBatches } from "../batch/team-batches";
+import { TeamQueues } from "../write-behind/team-queues";
 import { auditLogOf, auditNamespace, retentionDays } from "./store";
 
 /**
  * Entries (from any request in this isolate) share one write until a window passes without a new
- * one, for at most BATCH_MAX_AGE_MS: a Durable Object call and its transaction cost ~1.5–3 ms of CPU
- * locally whatever they carry, so under steady load one write a second replaces one per window (at
- * ~90 executions a second, ~0.3 ms of CPU less per execution), while a lone entry still goes after
- * one window.
+ * one, for at most QUEUE_MAX_AGE_MS: a Durable Object call and its transaction cost about the same
+ * CPU whatever they carry, so under steady load one write a second replaces one per window, while a
+ * lone entry still goes after one window (docs/bench-log.md).
  */
-const BATCH_WINDOW_MS = 100;
-export const BATCH_MAX_AGE_MS = 1_000;
-const MAX_BATCH = 500;
+const QUEUE_WINDOW_MS = 100;
+export const QUEUE_MAX_AGE_MS = 1_000;
+const QUEUE_MAX_ENTRIES = 500;
 
 /** Per team: entries of this isolate not yet written. */
-const batches = new TeamBatches<AuditEntry>(BATCH_WINDOW_MS, MAX_BATCH, BATCH_MAX_AGE_MS);
+const queues = new TeamQueues<AuditEntry>(QUEUE_WINDOW_MS, QUEUE_MAX_ENTRIES, QUEUE_MAX_AGE_MS);
 
 /**
  * Appends audit entries in the background: the work (including `entries()` when it is a function)
- * goes to `waitUntil` and is never awaited on the request path. Entries are batched per team for a
+ * goes to `waitUntil` and is never awaited on the request path. Entries wait in a queue per team for a
  * few ms (one Durable Object call, one SQLite transaction). A failure is logged, never thrown.
  * Without an AUDIT binding nothing is written (and `entries()` is not called).
  */
@@ -50,21 +49,21 @@ export function recordAudit(
 export async function flushAudit(env: object, team: string): Promise<void> {
   const ns = auditNamespace(env);
   if (!ns) return;
-  const batch = batches.take(team);
-  if (batch.length > 0) await send(ns, retentionDays(env), team)(batch);
+  const queued = queues.take(team);
+  if (queued.length > 0) await send(ns, retentionDays(env), team)(queued);
 }
 
-/** Adds entries to their team's open batch, or opens one; returns the sends of the batches it opened. */
+/** Adds entries to their team's open queue, or opens one; returns the sends of the queues it opened. */
 function enqueue(ns: DurableObjectNamespace<AuditLog>, days: number, entries: AuditEntry[]): Promise<void>[] {
-  return entries.flatMap((entry) => batches.add(entry.team, entry, send(ns, days, entry.team)) ?? []);
+  return entries.flatMap((entry) => queues.add(entry.team, entry, send(ns, days, entry.team)) ?? []);
 }
 
 function send(ns: DurableObjectNamespace<AuditLog>, days: number, team: string) {
-  return async (batch: AuditEntry[]): Promise<void> => {
+  return async (entries: AuditEntry[]): Promise<void> => {
     try {
-      await auditLogOf(ns, team).append(batch, days);
+      await auditLogOf(ns, team).append(entries, days);
     } catch (err) {
-      log("error", "audit write failed", { team, entries: batch.length, error: describe(err) });
+      log("error", "audit write failed", { team, entries: entries.length, error: describe(err) });
     }
   };
 }

@@ -23,8 +23,8 @@ export class SandboxBridge extends RpcTarget implements SandboxBridgeApi {
     return this.#work.searchTools(optionsJson);
   }
 
-  getToolDefinition(qualifiedName: unknown): Promise<BridgeResult> {
-    return this.#work.getToolDefinition(qualifiedName);
+  getToolDefinition(qualifiedName: unknown, schema?: unknown): Promise<BridgeResult> {
+    return this.#work.getToolDefinition(qualifiedName, schema);
   }
 
   fetch(request: unknown): Promise<Response> {

@@ -32,7 +32,7 @@ export class SessionCalls {
     if (this.#ioBytes + bytes > MAX_SESSION_IO_BYTES) {
       throw new ToolCallError(
         "LimitError",
-        `${op}: this execution has moved ${this.#ioBytes} bytes of workspace data; the limit is ${MAX_SESSION_IO_BYTES}`,
+        `${op}: this execution has moved ${this.#ioBytes} bytes of workspace data; the limit is ${MAX_SESSION_IO_BYTES}. Read and write less per execution, or split the work across executions`,
       );
     }
     this.#ioBytes += bytes;

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { SkillRecord } from "../../../shared/contract/skills";
 import type { CatalogTool } from "../../../shared/contract/tools";
-import type { RequestScope } from "../operations/scope";
+import type { RequestContext } from "../context/request-context";
 import { skillTool } from "../skills/catalog";
 import { SkillError, SkillStore } from "../skills/store";
 import { toolPolicy } from "../teams/policy";
-import { loadTeam } from "../teams/resolve";
 import { ToolCallError } from "./call-tool";
 import { argumentErrors } from "./validate";
 
@@ -21,9 +20,11 @@ const Get = Named.extend({ version: z.number().int().positive().optional() }).st
 export class SkillCalls {
   #store: SkillStore | undefined;
   readonly #tools = new Map<string, CatalogTool>();
+  /** Skills this execution saved: loaded only from the next execution on. */
+  readonly #saved = new Set<string>();
 
   constructor(
-    private readonly scope: RequestScope,
+    private readonly ctx: RequestContext,
     private readonly loaded: ReadonlyMap<string, SkillRecord>,
   ) {}
 
@@ -31,8 +32,11 @@ export class SkillCalls {
     switch (op) {
       case "call":
         return this.check(parse(Call, payload, "skills.<name>(args)"));
-      case "save":
-        return this.store((s) => s.save(payload));
+      case "save": {
+        const saved = await this.store((s) => s.save(payload));
+        this.#saved.add(saved.name);
+        return saved;
+      }
       case "list": {
         const allows = await this.policy();
         const skills = await this.store((s) => s.list());
@@ -60,8 +64,18 @@ export class SkillCalls {
 
   private check({ name, args }: z.infer<typeof Call>): null {
     const record = this.loaded.get(name);
-    if (!record)
-      throw new ToolCallError("UnknownSkillError", `skills.${name}: not loaded for this execution`);
+    if (!record) {
+      if (this.#saved.has(name)) {
+        throw new ToolCallError(
+          "SkillNotLoadedError",
+          `skills.${name} was saved by this execution; skills are loaded when an execution starts: call it from the next one`,
+        );
+      }
+      throw new ToolCallError(
+        "UnknownSkillError",
+        `skills.${name}: this team has no skill named "${name}" (skills.list() shows them)`,
+      );
+    }
     let tool = this.#tools.get(name);
     if (!tool) {
       tool = skillTool(record);
@@ -78,7 +92,7 @@ export class SkillCalls {
   }
 
   private async store<T>(work: (store: SkillStore) => Promise<T>): Promise<T> {
-    this.#store ??= new SkillStore(this.scope.env, this.scope.team, this.scope.config.skills);
+    this.#store ??= new SkillStore(this.ctx.env, this.ctx.team, this.ctx.config.skills);
     try {
       return await work(this.#store);
     } catch (err) {
@@ -88,8 +102,7 @@ export class SkillCalls {
   }
 
   private async policy(): Promise<(name: string) => boolean> {
-    const team = await loadTeam(this.scope.env, this.scope.team);
-    return toolPolicy(team?.allow, team?.deny);
+    return toolPolicy(this.ctx.teamRecord?.allow, this.ctx.teamRecord?.deny);
   }
 }
 

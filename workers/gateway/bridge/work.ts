@@ -1,18 +1,18 @@
 import { z } from "zod";
+import { SearchInput } from "../../../shared/contract/discovery";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
 import type { SkillRecord } from "../../../shared/contract/skills";
 import { log } from "../../../shared/log";
 import { findTokens, restoreTokens } from "../../../shared/privacy/restore";
 import { auditToolCall } from "../audit";
+import type { RequestContext } from "../context/request-context";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { egressFetch } from "../egress/fetch";
-import type { RequestScope } from "../operations/scope";
+import type { ExecutionLedger } from "../execution/ledger";
 import type { ExecutionSession } from "../sessions/execution";
 import { withSkills } from "../skills/discovery";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
-import { callTool, ToolCallError } from "./call-tool";
-import { SearchInput } from "./discovery-io";
-import type { ExecutionLedger } from "./ledger";
+import { callTool, quoteName, ToolCallError } from "./call-tool";
 import { SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 
@@ -28,18 +28,19 @@ export class BridgeWork {
   #upstreams: Promise<Upstreams> | undefined;
   readonly #sessionCalls: SessionCalls;
   readonly #skillCalls: SkillCalls;
-  private readonly egressHosts: string[];
+  /** the team's egress allowlist (host patterns); empty: no network */
+  private readonly egress: string[];
   private readonly inSession: ExecutionSession;
 
   constructor(
-    private readonly scope: RequestScope,
+    private readonly ctx: RequestContext,
     private readonly ledger: ExecutionLedger,
-    options: { egressHosts: string[]; session: ExecutionSession; skills?: ReadonlyMap<string, SkillRecord> },
+    options: { egress: string[]; session: ExecutionSession; skills?: ReadonlyMap<string, SkillRecord> },
   ) {
-    this.egressHosts = options.egressHosts;
+    this.egress = options.egress;
     this.inSession = options.session;
     this.#sessionCalls = new SessionCalls(options.session);
-    this.#skillCalls = new SkillCalls(scope, options.skills ?? new Map());
+    this.#skillCalls = new SkillCalls(ctx, options.skills ?? new Map());
   }
 
   async callTool(name: unknown, argsJson: unknown): Promise<BridgeResult> {
@@ -55,14 +56,14 @@ export class BridgeWork {
         throw new ToolCallError("TypeError", `${toolName}: call skills as skills.<name>(args)`);
       }
       counted = true;
-      args = parseArgs(toolName, argsJson, this.scope.config.limits.maxArgChars);
+      args = parseArgs(toolName, argsJson, this.ctx.config.limits.maxArgChars);
       const upstreams = await this.upstreams();
       const called = await callTool(
         await upstreams.catalog(),
         upstreams.servers,
         toolName,
         await this.withPiiRestored(args),
-        this.scope.config.upstreams.callTimeoutMs,
+        this.ctx.config.upstreams.callTimeoutMs,
       );
       resultJson = called.json;
       return called.value;
@@ -88,11 +89,11 @@ export class BridgeWork {
     });
   }
 
-  getToolDefinition(name: unknown): Promise<BridgeResult> {
+  getToolDefinition(name: unknown, schema?: unknown): Promise<BridgeResult> {
     return this.answer(async () => {
       this.ledger.take("discoveryCalls", "getToolDefinition");
       const toolName = nameOf(name, "getToolDefinition(name)");
-      return toolDefinition(await this.discoveryCatalog(), toolName);
+      return toolDefinition(await this.discoveryCatalog(), toolName, { schema: schema === true });
     });
   }
 
@@ -103,7 +104,7 @@ export class BridgeWork {
     let payload: unknown;
     const outcome = await this.answer(async () => {
       this.ledger.take("toolCalls", `skills.${what}`);
-      payload = parseArgs(`skills.${what}`, payloadJson, this.scope.config.limits.maxArgChars);
+      payload = parseArgs(`skills.${what}`, payloadJson, this.ctx.config.limits.maxArgChars);
       return this.#skillCalls.run(what, payload);
     });
     if (what === "call") {
@@ -126,13 +127,13 @@ export class BridgeWork {
 
   async fetch(request: unknown): Promise<Response> {
     if (!(request instanceof Request)) return refused(400, "fetch: expected a Request");
-    if (this.egressHosts.length === 0) return refused(403, "this sandbox has no network access");
+    if (this.egress.length === 0) return refused(403, "this sandbox has no network access");
     try {
       this.ledger.take("fetches", `fetch(${request.url.slice(0, 200)})`);
     } catch (err) {
       return refused(429, (err as Error).message);
     }
-    return egressFetch(request, { team: this.scope.team, hosts: this.egressHosts });
+    return egressFetch(request, { team: this.ctx.team, allowlist: this.egress });
   }
 
   /** PII tokens the session handed out, put back wherever they occur in the arguments. */
@@ -143,16 +144,11 @@ export class BridgeWork {
   }
 
   private async discoveryCatalog(): Promise<Catalog> {
-    return withSkills(await (await this.upstreams()).catalog(), this.scope);
+    return withSkills(await (await this.upstreams()).catalog(), this.ctx);
   }
 
   private upstreams(): Promise<Upstreams> {
-    this.#upstreams ??= upstreamsFor(
-      this.scope.env,
-      this.scope.config,
-      this.scope.waitUntil,
-      this.scope.team,
-    );
+    this.#upstreams ??= upstreamsFor(this.ctx);
     return this.#upstreams;
   }
 
@@ -163,7 +159,7 @@ export class BridgeWork {
     outcome: BridgeResult,
     resultJson?: string,
   ): void {
-    auditToolCall(this.scope.env, this.scope.waitUntil, this.actor(), {
+    auditToolCall(this.ctx.env, this.ctx.waitUntil, this.actor(), {
       name,
       args,
       startedAt,
@@ -173,7 +169,7 @@ export class BridgeWork {
   }
 
   private actor() {
-    const { requestId, team, keyId } = this.scope;
+    const { requestId, team, keyId } = this.ctx;
     return { requestId, team, keyId, sessionId: this.inSession.id };
   }
 
@@ -186,14 +182,14 @@ export class BridgeWork {
         return { ok: false, error: { name, message, ...(path === undefined ? {} : { path }) } };
       }
       log("error", "tool bridge failure", {
-        requestId: this.scope.requestId,
+        requestId: this.ctx.requestId,
         error: err instanceof Error ? (err.stack ?? err.message) : String(err),
       });
       return {
         ok: false,
         error: {
           name: "Error",
-          message: `Internal error in the tool bridge (request ${this.scope.requestId})`,
+          message: `Internal error in the tool bridge (request ${this.ctx.requestId})`,
         },
       };
     }
@@ -219,7 +215,7 @@ function parseArgs(toolName: string, argsJson: unknown, maxChars: number): unkno
   if (argsJson.length > maxChars) {
     throw new ToolCallError(
       "LimitError",
-      `${toolName}: arguments are ${argsJson.length} characters of JSON; the limit is ${maxChars} (EXEC_MAX_ARG_CHARS)`,
+      `${quoteName(toolName)}: arguments are ${argsJson.length} characters of JSON; the limit is ${maxChars}. Pass less per call: split the data across calls (operator setting: EXEC_MAX_ARG_CHARS)`,
     );
   }
   try {

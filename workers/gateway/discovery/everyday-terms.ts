@@ -1,6 +1,6 @@
 import { EVERYDAY } from "./everyday";
 import { termStem } from "./terms";
-import { words } from "./tokenize";
+import { words } from "./words";
 
 /** A said word's stem, or two stems joined by a space → the stems tools use for it. */
 const meaning = new Map<string, Set<string>>();

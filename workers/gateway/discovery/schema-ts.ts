@@ -1,33 +1,8 @@
 import type { JsonSchema } from "../../../shared/contract/tools";
 import { docComment, propertyDoc } from "./doc-comment";
 import { resolveRef } from "./schema-ref";
+import { DEFAULT_TS_OPTIONS, type TsOptions, type TsResult, UNEXPRESSED } from "./schema-ts-options";
 import { baseType, isRecord, literalType, propertyKey } from "./ts-syntax";
-
-export interface TsOptions {
-  /** One line, no doc comments, object literals `collapseDepth` deep shown as `{…}`, long unions cut with `…`. */
-  compact: boolean;
-  collapseDepth: number;
-  /** Object and array nesting beyond which a schema is typed `unknown`. */
-  maxDepth: number;
-  /** Rough size budget in characters; past it, what is left is typed `unknown` (or left out, with a note). */
-  maxChars: number;
-  /** Longest property description kept in a doc comment. */
-  maxDescription: number;
-}
-
-export const DEFAULT_TS_OPTIONS: TsOptions = {
-  compact: false,
-  collapseDepth: 2,
-  maxDepth: 8,
-  maxChars: 12_000,
-  maxDescription: 600,
-};
-
-export interface TsResult {
-  text: string;
-  /** Something was left out (depth, size); cycles through `$ref` do not count. */
-  truncated: boolean;
-}
 
 const UNION = 0;
 const INTERSECTION = 1;
@@ -49,6 +24,7 @@ interface Ctx {
   refs: string[];
   used: number;
   truncated: boolean;
+  unexpressed: boolean;
 }
 interface Pos {
   indent: string;
@@ -66,9 +42,10 @@ export function convertSchema(
 ): TsResult {
   const opts = { ...DEFAULT_TS_OPTIONS, ...options };
   const doc = root ?? (isRecord(schema) ? schema : {});
-  const ctx: Ctx = { root: doc, opts, refs: ["#"], used: 0, truncated: false };
+  const ctx: Ctx = { root: doc, opts, refs: ["#"], used: 0, truncated: false, unexpressed: false };
   const type = convert(schema, ctx, { indent, depth: 0, level: 0, hops: 0 });
-  return { text: type.text, truncated: ctx.truncated };
+  const unexpressed = !opts.compact && (ctx.truncated || ctx.unexpressed);
+  return { text: type.text, truncated: ctx.truncated, unexpressed };
 }
 
 function leaf(ctx: Ctx, text: string): Ts {
@@ -91,6 +68,7 @@ function convert(schema: unknown, ctx: Ctx, pos: Pos): Ts {
     ctx.truncated = true;
     return leaf(ctx, "unknown");
   }
+  if (UNEXPRESSED.some((key) => schema[key] !== undefined)) ctx.unexpressed = true;
   const next = { ...pos, hops: pos.hops + 1 };
   const combined = ["$ref", "allOf", "anyOf", "oneOf"].some((key) => schema[key] !== undefined);
   const parts: Ts[] = [];
@@ -153,7 +131,10 @@ function refType(ref: string, ctx: Ctx, pos: Pos): Ts {
     return leaf(ctx, "unknown");
   }
   const target = resolveRef(ctx.root, ref);
-  if (target === undefined) return leaf(ctx, "unknown");
+  if (target === undefined) {
+    ctx.unexpressed = true;
+    return leaf(ctx, "unknown");
+  }
   ctx.refs.push(ref);
   try {
     return convert(target, ctx, pos);
@@ -267,9 +248,10 @@ function objectType(schema: JsonSchema, ctx: Ctx, pos: Pos): Ts {
       omitted++;
       continue;
     }
-    const docText =
-      ctx.opts.compact || !isRecord(value) ? "" : propertyDoc(key, value, ctx.opts.maxDescription);
-    const doc = docComment(docText, inner);
+    const described =
+      ctx.opts.compact || !isRecord(value) ? undefined : propertyDoc(key, value, ctx.opts.maxDescription);
+    if (described && !described.complete) ctx.unexpressed = true;
+    const doc = docComment(described?.text ?? "", inner);
     ctx.used += inner.length + key.length + 4 + doc.reduce((n, line) => n + line.length + 1, 0);
     const type = convert(value, ctx, child);
     lines.push(...doc, `${inner}${propertyKey(key)}${required.has(key) ? "" : "?"}: ${type.text};`);

@@ -1,9 +1,9 @@
 import { idf } from "./bm25";
 import type { CatalogIndex } from "./catalog-index";
 import { type Query, VERB_SYNONYM } from "./query";
-import { stem } from "./tokenize";
 import type { ToolDoc } from "./tool-doc";
 import { asks, verbAgreement, verbGroups } from "./verbs";
+import { stem } from "./words";
 
 /** A tool matching some of the query's terms keeps at least this share of its score. */
 const PARTIAL = 0.4;

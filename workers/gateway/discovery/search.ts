@@ -3,7 +3,7 @@ import { catalogIndex, type ServerInfo } from "./catalog-index";
 import { parseQuery } from "./query";
 import { scorer } from "./score";
 import { mentionedServers } from "./servers";
-import { words } from "./tokenize";
+import { words } from "./words";
 
 export type { ServerInfo } from "./catalog-index";
 export { closeMatches } from "./close-matches";
@@ -20,10 +20,13 @@ export interface RankedTool {
   tool: CatalogTool;
   /** the query's words this tool matched, directly or by stem, synonym, verb group or server name */
   matched: string[];
+  /** it matched every word of the query (after stemming, synonyms, verb groups and server names) */
+  matchedAll: boolean;
   score: number;
 }
 
-export const DEFAULT_LIMIT = 20;
+/** A short page: the agent reads it whole, and `total` says how many more there are. */
+export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 100;
 
 /** The query is one of the tool's names (`github.get_issue`) / its name's words (`get issue`). */
@@ -32,7 +35,7 @@ const NAME_PHRASE = 40;
 
 /**
  * Tools matching `query` (all tools when it is empty), best first, ties by qualified name; only tools of
- * `server` when given; at most `limit` (default 20, 1..100).
+ * `server` when given; at most `limit` (default 5, 1..100).
  */
 export function searchCatalog(tools: CatalogTool[], opts: SearchOptions): CatalogTool[] {
   return rankCatalog(tools, opts).slice(0, clampLimit(opts.limit));
@@ -56,7 +59,7 @@ export function rankTools(tools: CatalogTool[], opts: Omit<SearchOptions, "limit
     return tools
       .filter(inServer)
       .sort(byName)
-      .map((tool) => ({ tool, matched: [], score: 0 }));
+      .map((tool) => ({ tool, matched: [], matchedAll: false, score: 0 }));
   }
   const index = catalogIndex(tools, opts.servers);
   const query = parseQuery(text, index.bm25.postings);
@@ -70,7 +73,7 @@ export function rankTools(tools: CatalogTool[], opts: Omit<SearchOptions, "limit
     const hit = score(doc, d);
     if (doc.exact.has(lower)) hit.score += EXACT_NAME;
     if (phrase === doc.phrase) hit.score += NAME_PHRASE;
-    if (hit.score > 0) hits.push({ tool, ...hit });
+    if (hit.score > 0) hits.push({ tool, ...hit, matchedAll: hit.matched.length === query.concepts.length });
   });
   return hits.sort((a, b) => b.score - a.score || byName(a.tool, b.tool));
 }

@@ -2,9 +2,9 @@ import { everydayPhrases } from "./everyday-terms";
 import type { Concept } from "./query";
 import { SYNONYM } from "./query";
 import { canonical } from "./synonyms";
-import { STOPWORDS, stem, words } from "./tokenize";
 import type { ToolDoc } from "./tool-doc";
 import { verbGroups } from "./verbs";
+import { STOPWORDS, stem, words } from "./words";
 
 /**
  * The stems that name each server: its whole name (`google-maps` → `googlemaps`) and each word of a

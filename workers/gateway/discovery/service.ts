@@ -1,42 +1,17 @@
+import {
+  type DefinitionOptions,
+  type SearchInput,
+  type SearchResult,
+  SIGNED_ENTRIES,
+  type ToolDefinition,
+  type ToolEntry,
+} from "../../../shared/contract/discovery";
 import type { DetailLevel } from "../../../shared/contract/tools";
 import { findTool } from "../bridge/call-tool";
-import type { SearchInput } from "../bridge/discovery-io";
 import type { Catalog } from "../upstreams";
-import { type RankedTool, rankTools } from "./search";
+import { clampLimit, type RankedTool, rankTools } from "./search";
 import { firstSentence } from "./sentence";
-import { callSignature, toolDeclaration } from "./typescript";
-
-export interface ToolEntry {
-  name: string;
-  title?: string;
-  description?: string;
-  signature?: string;
-  /** the query's words this tool matched (after stemming, synonyms and verb groups) */
-  matched?: string[];
-  inputSchema?: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-}
-
-export interface SearchResult {
-  tools: ToolEntry[];
-  /** matches before `limit` */
-  total: number;
-  /** servers whose list is stale or missing, and why */
-  warnings?: string[];
-}
-
-export interface ToolDefinition {
-  name: string;
-  server: string;
-  title?: string;
-  description?: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-  typescript: string;
-  warnings?: string[];
-}
+import { callSignature, declareTool } from "./typescript";
 
 const SUMMARY_CHARS = 200;
 /** At most this many matched words per tool entry. */
@@ -56,38 +31,51 @@ export function searchTools(catalog: Catalog, input: SearchInput): SearchResult 
     server: input.server,
     servers: catalog.servers,
   });
-  const limit = input.limit ?? 20;
   return {
-    tools: all.slice(0, limit).map((hit) => entry(hit, detail)),
+    tools: all.slice(0, clampLimit(input.limit)).map((hit, i) => entry(hit, detail, i < SIGNED_ENTRIES)),
     total: all.length,
     ...(warnings.length ? { warnings } : {}),
   };
 }
 
-/** `get_tool_definition`, `GET /v1/tools/{name}` and in-code `getToolDefinition`. Throws ToolCallError. */
-export function toolDefinition(catalog: Catalog, name: string): ToolDefinition {
+/**
+ * `get_tool_definition`, `GET /v1/tools/{name}` and in-code `getToolDefinition`: the TypeScript
+ * declaration, whose doc comments carry the title, description, hints and what the schemas say. The
+ * input/output JSON Schema comes along when asked for (`schema: true`) or when it says more than the
+ * declaration (see `declareTool`); the description when the declaration had to cut it. Throws ToolCallError.
+ */
+export function toolDefinition(
+  catalog: Catalog,
+  name: string,
+  options: DefinitionOptions = {},
+): ToolDefinition {
   const tool = findTool(catalog, name);
   const warnings = catalogWarnings(catalog).filter((w) => w.startsWith(`${tool.server}:`));
+  const declared = declareTool(tool);
+  const all = options.schema === true;
   return {
     name: tool.qualifiedName,
     server: tool.server,
-    ...(tool.title ? { title: tool.title } : {}),
-    ...(tool.description ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations } : {}),
-    typescript: toolDeclaration(tool),
+    typescript: declared.typescript,
+    ...(declared.descriptionCut && tool.description ? { description: tool.description } : {}),
+    ...(all || declared.inputUnexpressed ? { inputSchema: tool.inputSchema } : {}),
+    ...(tool.outputSchema && (all || declared.outputUnexpressed) ? { outputSchema: tool.outputSchema } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
 }
 
-function entry({ tool, matched }: RankedTool, detail: DetailLevel): ToolEntry {
+/**
+ * One entry of a page: `matched` only when the tool did not match every word of the query; the signature
+ * on the page's first SIGNED_ENTRIES at `summary` (the tool an agent calls is nearly always among them;
+ * the rest name alternatives, for get_tool_definition), on all at `full`.
+ */
+function entry({ tool, matched, matchedAll }: RankedTool, detail: DetailLevel, signed: boolean): ToolEntry {
   if (detail === "name") return { name: tool.qualifiedName };
   const summary: ToolEntry = {
     name: tool.qualifiedName,
     ...(tool.description ? { description: firstSentence(tool.description, SUMMARY_CHARS) } : {}),
-    signature: callSignature(tool),
-    ...(matched.length > 0 ? { matched: matched.slice(0, MAX_MATCHED) } : {}),
+    ...(signed || detail === "full" ? { signature: callSignature(tool) } : {}),
+    ...(matched.length > 0 && !matchedAll ? { matched: matched.slice(0, MAX_MATCHED) } : {}),
   };
   if (detail === "summary") return summary;
   return {

@@ -1,5 +1,5 @@
-import { stem } from "./tokenize";
 import { PHRASES, SAME_WORD, SYNONYMS } from "./vocabulary";
+import { stem } from "./words";
 
 const canonicalOf = new Map<string, string>();
 for (const line of SAME_WORD) {

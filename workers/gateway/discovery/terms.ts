@@ -1,5 +1,5 @@
 import { canonical, phrase } from "./synonyms";
-import { STOPWORDS, stem, words } from "./tokenize";
+import { STOPWORDS, stem, words } from "./words";
 
 /** One search term: its stem, and the words of the text it came from. */
 export interface Term {

@@ -1,8 +1,8 @@
 import { type CatalogTool, jsIdentifier } from "../../../shared/contract/tools";
 import type { FieldStems } from "./fields";
 import { termStem } from "./terms";
-import { stem, words } from "./tokenize";
 import { verbGroups } from "./verbs";
+import { stem, words } from "./words";
 
 /** What ranking keeps of one tool besides its postings (nothing of its schemas: see catalog-index.ts). */
 export interface ToolDoc {

@@ -1,10 +1,11 @@
 import { type CatalogTool, type JsonSchema, jsIdentifier } from "../../../shared/contract/tools";
 import { SKILLS_SERVER } from "../skills/catalog";
 import { docComment } from "./doc-comment";
-import { convertSchema, type TsOptions } from "./schema-ts";
+import { convertSchema } from "./schema-ts";
+import type { TsOptions } from "./schema-ts-options";
 import { clip, isDeclarableName, isRecord, member, propertyKey } from "./ts-syntax";
 
-export { DEFAULT_TS_OPTIONS, type TsOptions } from "./schema-ts";
+export { DEFAULT_TS_OPTIONS, type TsOptions } from "./schema-ts-options";
 
 const MAX_TOOL_DESCRIPTION = 2_000;
 const INPUT_CHARS = 12_000;
@@ -27,6 +28,9 @@ export function toolPath(tool: CatalogTool): string {
 }
 
 const RETURNS_SKILL = "Resolves to what the skill's code returns (a saved skill of this team).";
+const RETURNS_TYPED_SKILL =
+  "Resolves to what the skill's code returns (a saved skill of this team), typed below by its\n" +
+  "outputSchema (declared when it was saved; not checked at run time).";
 
 /** Arguments may be left out when the input schema requires nothing. */
 function argsOptional(schema: JsonSchema): boolean {
@@ -49,7 +53,17 @@ function hintsLine(annotations: CatalogTool["annotations"]): string | undefined 
   return hints.length > 0 ? `Hints: ${hints.join(", ")}.` : undefined;
 }
 
-function headerLines(tool: CatalogTool, truncated: boolean): string[] {
+/** What the declaration leaves out, per side: where the JSON Schema or description says more. */
+export interface Declaration {
+  typescript: string;
+  /** the input schema says something the declaration does not (cut, or a keyword with no notation) */
+  inputUnexpressed: boolean;
+  outputUnexpressed: boolean;
+  /** the tool's description was cut to MAX_TOOL_DESCRIPTION */
+  descriptionCut: boolean;
+}
+
+function headerLines(tool: CatalogTool, truncated: boolean, more: string[]): string[] {
   const fn = jsIdentifier(tool.name);
   const about = tool.description?.trim() || tool.title?.trim() || "(no description)";
   const lines = [clip(about, MAX_TOOL_DESCRIPTION)];
@@ -58,7 +72,7 @@ function headerLines(tool: CatalogTool, truncated: boolean): string[] {
   lines.push(`  or: await callTool(${JSON.stringify(tool.qualifiedName)}, args)`);
   if (fn !== tool.name)
     lines.push(`(MCP tool ${JSON.stringify(tool.name)} on server ${JSON.stringify(tool.server)})`);
-  if (tool.server === SKILLS_SERVER) lines.push(RETURNS_SKILL);
+  if (tool.server === SKILLS_SERVER) lines.push(tool.outputSchema ? RETURNS_TYPED_SKILL : RETURNS_SKILL);
   else
     lines.push(
       tool.outputSchema ? "Resolves to the tool's structuredContent, typed below." : RETURNS_UNWRAPPED,
@@ -67,6 +81,7 @@ function headerLines(tool: CatalogTool, truncated: boolean): string[] {
   if (hints) lines.push(hints);
   if (truncated)
     lines.push("Part of the schema was too large or too deep to show: those parts are typed unknown.");
+  if (more.length > 0) lines.push(`Its JSON Schema says more than shown here: see ${more.join(" and ")}.`);
   return lines;
 }
 
@@ -77,23 +92,41 @@ function headerLines(tool: CatalogTool, truncated: boolean): string[] {
  * word, a server name with `-`) get `declare const tools: { "<server>": { <name>(args: …): … } }`.
  */
 export function toolDeclaration(tool: CatalogTool): string {
+  return declareTool(tool).typescript;
+}
+
+/** `toolDeclaration`, and what it leaves out (get_tool_definition adds those parts of the tool). */
+export function declareTool(tool: CatalogTool): Declaration {
   const fn = jsIdentifier(tool.name);
   const nested = !isDeclarableName(tool.server) || !isDeclarableName(fn);
   const indent = nested ? "    " : "  ";
   const input = convertSchema(tool.inputSchema, indent, { maxChars: INPUT_CHARS });
   const output = tool.outputSchema
     ? convertSchema(tool.outputSchema, indent, { maxChars: OUTPUT_CHARS })
-    : { text: "unknown", truncated: false };
-  const doc = docComment(headerLines(tool, input.truncated || output.truncated).join("\n"), "").join("\n");
+    : { text: "unknown", truncated: false, unexpressed: false };
+  const more = [
+    ...(input.unexpressed ? ["inputSchema"] : []),
+    ...(output.unexpressed ? ["outputSchema"] : []),
+  ];
+  const header = headerLines(tool, input.truncated || output.truncated, more);
+  const doc = docComment(header.join("\n"), "").join("\n");
   const params = `args${argsOptional(tool.inputSchema) ? "?" : ""}: ${input.text}`;
+  const facts = {
+    inputUnexpressed: input.unexpressed,
+    outputUnexpressed: output.unexpressed,
+    descriptionCut: (tool.description?.trim().length ?? 0) > MAX_TOOL_DESCRIPTION,
+  };
   if (tool.server === SKILLS_SERVER) {
-    return `${doc}\ndeclare namespace ${SKILLS_SERVER} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
+    const typescript = `${doc}\ndeclare namespace ${SKILLS_SERVER} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
+    return { typescript, ...facts };
   }
   if (!nested) {
-    return `${doc}\ndeclare namespace tools.${tool.server} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
+    const typescript = `${doc}\ndeclare namespace tools.${tool.server} {\n  function ${fn}(${params}): Promise<${output.text}>;\n}`;
+    return { typescript, ...facts };
   }
   const server = propertyKey(tool.server);
-  return `${doc}\ndeclare const tools: {\n  ${server}: {\n    ${propertyKey(fn)}(${params}): Promise<${output.text}>;\n  };\n};`;
+  const typescript = `${doc}\ndeclare const tools: {\n  ${server}: {\n    ${propertyKey(fn)}(${params}): Promise<${output.text}>;\n  };\n};`;
+  return { typescript, ...facts };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { stem } from "./tokenize";
+import { stem } from "./words";
 
 /**
  * Action verbs by what they do, first word naming the group; a word may be in several (`post` a

@@ -2,8 +2,8 @@ import { egressDecision } from "./policy";
 
 export interface EgressFetchOptions {
   team: string;
-  /** the team's egress host patterns (see policy.ts) */
-  hosts: string[];
+  /** the team's egress allowlist: host patterns (see policy.ts) */
+  allowlist: string[];
   /** sends one hop; the global fetch unless a test fakes it */
   fetcher?: (req: Request) => Promise<Response>;
   /** redirects followed before giving up; 5 unless set */
@@ -28,14 +28,14 @@ const BODY_HEADERS = [
  * every hop's target is checked against the team's patterns before anything is sent to it.
  */
 export async function egressFetch(request: Request, options: EgressFetchOptions): Promise<Response> {
-  const { team, hosts } = options;
+  const { team, allowlist } = options;
   const fetcher = options.fetcher ?? ((req: Request) => fetch(req));
   const maxRedirects = Math.max(0, options.maxRedirects ?? 5);
   const refusal = (reason: string) =>
-    `${reason} for team "${team}" (allowed: ${hosts.length > 0 ? hosts.join(", ") : "none"})`;
+    `${reason} for team "${team}" (allowed: ${allowlist.length > 0 ? allowlist.join(", ") : "none"})`;
 
   let url = new URL(request.url);
-  const first = egressDecision(url, hosts);
+  const first = egressDecision(url, allowlist);
   if (!first.ok) return blocked(403, refusal(first.reason));
 
   let method = request.method;
@@ -63,7 +63,7 @@ export async function egressFetch(request: Request, options: EgressFetchOptions)
         `egress stopped after ${maxRedirects} redirects (the last one from ${url.host} to ${next.host}): a redirect loop?`,
       );
     }
-    const decision = egressDecision(next, hosts);
+    const decision = egressDecision(next, allowlist);
     if (!decision.ok) return blocked(403, `${refusal(decision.reason)}; redirected there by ${url.host}`);
 
     if (toGet) {

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { log } from "../../../shared/log";
+import { ToolCallError } from "../bridge/call-tool";
 import type { AppEnv } from "../env";
+import { GatewayError, type GatewayErrorCode } from "../errors";
 
 /** JSON-RPC error codes used for HTTP-level faults on /mcp (same as the SDK's transport). */
 export const RPC = {
@@ -14,7 +16,7 @@ export const RPC = {
 /** The one error type routes throw; `toErrorResponse` turns it into a response. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 406 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 406 | 413 | 415 | 429 | 500 | 502 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
@@ -30,16 +32,51 @@ export function invalidRequest(code: string, message: string): HttpError {
   return new HttpError(400, code, message, {}, RPC.invalidRequest);
 }
 
+/** The HTTP answer to each failure of the layers below. */
+const GATEWAY_STATUS: Record<GatewayErrorCode, { status: 404 | 503; rpcCode: number }> = {
+  session_not_found: { status: 404, rpcCode: RPC.sessionNotFound },
+  limiter_unavailable: { status: 503, rpcCode: RPC.serverError },
+};
+
+/**
+ * A discovery failure on REST: only an unknown tool is a 404; one the team's allow/deny lists remove
+ * is a 403; a broken server or config is neither.
+ */
+function toolFailure(err: ToolCallError): HttpError {
+  switch (err.name) {
+    case "UnknownToolError":
+      return new HttpError(404, "unknown_tool", err.message);
+    case "ToolNotAllowedError":
+      return new HttpError(403, "tool_not_allowed", err.message);
+    case "UpstreamError":
+      return new HttpError(502, "upstream_unavailable", err.message);
+    case "ConfigError":
+      return new HttpError(503, "misconfigured", err.message);
+    default:
+      return new HttpError(400, "invalid_request", err.message);
+  }
+}
+
+/** Any error as the HttpError it is answered with; undefined for a bug (not an error of ours). */
+function asHttpError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (err instanceof GatewayError) {
+    const { status, rpcCode } = GATEWAY_STATUS[err.code];
+    return new HttpError(status, err.code, err.message, {}, rpcCode);
+  }
+  if (err instanceof ToolCallError) return toolFailure(err);
+  if (err instanceof HTTPException) return new HttpError(err.status as 400, "bad_request", err.message);
+  return undefined;
+}
+
 /**
  * Every error leaves here: JSON `{ error: { code, message }, requestId }` on REST routes, a JSON-RPC
- * error object on /mcp. Anything that is not an HttpError is a bug: logged, answered 500.
+ * error object on /mcp. Anything asHttpError does not know is a bug: logged, answered 500.
  */
 export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
   const requestId = c.get("requestId");
-  let known: HttpError;
-  if (err instanceof HttpError) known = err;
-  else if (err instanceof HTTPException) known = new HttpError(err.status as 400, "bad_request", err.message);
-  else {
+  let known = asHttpError(err);
+  if (known === undefined) {
     log("error", "unhandled error", {
       requestId,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),

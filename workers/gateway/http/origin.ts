@@ -36,7 +36,7 @@ export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** CORS for browser clients: they may send auth and MCP headers and read the session id. */
+/** CORS for browser clients: they may send auth and MCP headers and read the session id and a download's ETag and name. */
 export const corsPolicy = cors({
   origin: (origin) => origin,
   allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
@@ -49,6 +49,7 @@ export const corsPolicy = cors({
     "Mcp-Protocol-Version",
     "Last-Event-ID",
     "X-Request-Id",
+    "If-None-Match",
   ],
   exposeHeaders: [
     "Mcp-Session-Id",
@@ -56,6 +57,8 @@ export const corsPolicy = cors({
     "X-Request-Id",
     "WWW-Authenticate",
     "Retry-After",
+    "ETag",
+    "Content-Disposition",
   ],
   maxAge: 600,
 });

@@ -5,12 +5,13 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type FileInfo, type PiiItem, pathProblem, type SessionCall } from "../../../shared/contract/session";
-import { tokenizeValues } from "../../../shared/privacy/tokenize";
-import type { RequestScope } from "../operations/scope";
-import { callSession, sessionStub } from "../sessions/store";
+import { type FileInfo, pathProblem, type SessionCall } from "../../../shared/contract/session";
+import type { RequestContext } from "../context/request-context";
+import { textForClient } from "../sessions/client-text";
+import { mimeTypeOf } from "../sessions/file-types";
+import { callSession } from "../sessions/store";
 import { readSkill, skillResources } from "./skill-resources";
-import { mimeTypeOf, pathOfUri, resourceContents, workspaceUri } from "./workspace-content";
+import { pathOfUri, resourceContents, workspaceUri } from "./workspace-content";
 
 /** MCP's code for a resource that does not exist (specification, "Resources": error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -23,7 +24,7 @@ const PAGE_SIZE = 200;
  * or base64 blob. Registered on the low-level server because the SDK's `{path}` template does not
  * match paths with slashes.
  */
-export function registerWorkspaceResources(server: McpServer, scope: RequestScope): void {
+export function registerWorkspaceResources(server: McpServer, ctx: RequestContext): void {
   const low = server.server;
   low.registerCapabilities({ resources: {} });
 
@@ -47,10 +48,11 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
 
   low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     const offset = cursorOffset(request.params?.cursor);
-    const files = scope.mcpSessionId
-      ? ((await workspaceCall(scope, { op: "workspace.list" })) as FileInfo[])
+    const session = ctx.mcpSession?.id;
+    const files = session
+      ? ((await workspaceCall(ctx, session, { op: "workspace.list" })) as FileInfo[])
       : [];
-    const all = [...(await skillResources(scope)), ...files.map(fileResource)];
+    const all = [...(await skillResources(ctx)), ...files.map(fileResource)];
     return {
       resources: all.slice(offset, offset + PAGE_SIZE),
       ...(offset + PAGE_SIZE < all.length ? { nextCursor: String(offset + PAGE_SIZE) } : {}),
@@ -59,24 +61,20 @@ export function registerWorkspaceResources(server: McpServer, scope: RequestScop
 
   low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    if (uri.startsWith("skill://")) return { contents: [await readSkill(scope, uri)] };
+    if (uri.startsWith("skill://")) return { contents: [await readSkill(ctx, uri)] };
     const path = pathOfUri(uri);
     const problem = path === undefined ? "not a workspace:// URI" : pathProblem(path);
     if (path === undefined || problem !== undefined) {
       throw new McpError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
     }
-    if (!scope.mcpSessionId)
-      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
-    const bytes = (await workspaceCall(scope, { op: "workspace.read", path })) as Uint8Array;
+    const id = ctx.mcpSession?.id;
+    if (!id) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
+    const bytes = (await workspaceCall(ctx, id, { op: "workspace.read", path })) as Uint8Array;
     const contents = resourceContents(uri, path, bytes);
-    if ("text" in contents && scope.config.pii === "tokenize") {
-      const id = scope.mcpSessionId;
-      const [text] = await tokenizeValues([contents.text], async (items: PiiItem[]) => {
-        const tokens = await sessionStub(scope.env, id).tokenize(scope.team, items);
-        if (!tokens) throw new McpError(RESOURCE_NOT_FOUND, "The session has ended");
-        return tokens;
-      });
-      return { contents: [{ ...contents, text: text as string }] };
+    if ("text" in contents) {
+      const text = await textForClient(ctx, id, contents.text);
+      if (text === null) throw new McpError(RESOURCE_NOT_FOUND, "The session has ended");
+      return { contents: [{ ...contents, text }] };
     }
     return { contents: [contents] };
   });
@@ -88,13 +86,12 @@ function fileResource(file: FileInfo) {
     name: file.path,
     size: file.size,
     ...(mimeTypeOf(file.path) ? { mimeType: mimeTypeOf(file.path) } : {}),
-    annotations: { lastModified: new Date(file.modifiedAt).toISOString() },
+    annotations: { lastModified: file.modifiedAt },
   };
 }
 
-async function workspaceCall(scope: RequestScope, call: SessionCall): Promise<unknown> {
-  const id = scope.mcpSessionId as string;
-  const answer = await callSession(scope.env, id, scope.team, call, scope.config.sessionQuota);
+async function workspaceCall(ctx: RequestContext, id: string, call: SessionCall): Promise<unknown> {
+  const answer = await callSession(ctx.env, id, ctx.team, call, ctx.config.sessionQuota);
   if (answer.ok) return answer.value;
   if (answer.error.name === "InvalidPathError") throw new McpError(INVALID_PARAMS, answer.error.message);
   throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${answer.error.message}`);

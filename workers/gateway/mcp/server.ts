@@ -1,13 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
-import type { RequestScope } from "../operations";
+import type { RequestContext } from "../context/request-context";
 import { VERSION } from "../version";
 import { registerWorkspaceResources } from "./resources";
 import { registerDiscoveryTools } from "./tools/discovery";
 import { registerExecuteTool } from "./tools/execute";
 
 /** A fresh server per request (the SDK's stateless transport must not be reused). */
-export function createMcpServer(scope: RequestScope): McpServer {
+export function createMcpServer(ctx: RequestContext): McpServer {
   const server = new McpServer(
     { name: "code-mcp-gateway", version: VERSION },
     {
@@ -17,8 +17,8 @@ export function createMcpServer(scope: RequestScope): McpServer {
         "Find upstream tools with search_tools, then call them from code with execute: process data there and return only what you need.",
     },
   );
-  registerExecuteTool(server, scope);
-  registerDiscoveryTools(server, scope);
-  registerWorkspaceResources(server, scope);
+  registerExecuteTool(server, ctx);
+  registerDiscoveryTools(server, ctx);
+  registerWorkspaceResources(server, ctx);
   return server;
 }

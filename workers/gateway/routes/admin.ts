@@ -1,9 +1,13 @@
 import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { loadConfig } from "../config";
+import { sameSecret } from "../context/api-key";
 import type { AppEnv } from "../env";
-import { sameSecret } from "../http/auth";
 import { parseBody, readJson } from "../http/body";
 import { HttpError } from "../http/errors";
-import { KeyInput, TEAM_NAME, TeamInput } from "../teams/schema";
+import { globWarnings } from "../teams/glob-check";
+import { withTeamLimits } from "../teams/resolve";
+import { DEFAULT_TEAM, KeyInput, TEAM_NAME, TeamInput, type TeamRecord } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 import { parseMcpServers } from "../upstreams/config";
 
@@ -28,9 +32,49 @@ function teamName(raw: string): string {
 
 const store = (env: AppEnv["Bindings"]) => new TeamStore(env.TEAMS);
 
+/** `GET /admin/teams` query: a page of at most 1,000 names (one KV list call), resumed by `cursor`. */
+const TeamListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    cursor: z.string().min(1).max(1000).optional(),
+  })
+  .strict();
+
+/** Team default is the deployment's own (DEV_API_KEY, MCP_SERVERS) until a record of that name is stored. */
+const noTeam = (team: string) =>
+  new HttpError(
+    404,
+    "not_found",
+    team === DEFAULT_TEAM
+      ? `No stored team "${DEFAULT_TEAM}": team ${DEFAULT_TEAM} is the configuration's (requests with DEV_API_KEY, on the upstreams of MCP_SERVERS)`
+      : `No team "${team}"`,
+  );
+
+/** What the saved team's record should make an operator look at again (its globs; teams/glob-check.ts). */
+async function savedTeamWarnings(
+  env: AppEnv["Bindings"],
+  team: string,
+  teamRecord: TeamRecord,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Promise<string[]> {
+  if (!teamRecord.allow?.length && !teamRecord.deny?.length) return [];
+  const loaded = loadConfig(env);
+  if (!loaded.ok) return ["allow/deny globs were not checked: the gateway is misconfigured (see /ready)"];
+  const config = withTeamLimits(loaded.config, teamRecord);
+  return globWarnings({ env, config, team, teamRecord, waitUntil });
+}
+
 /** Operators' API: teams (config, allow/deny, limits) and their API keys. */
 export const adminRoutes = new Hono<AppEnv>()
   .use("*", requireAdmin)
+  .get("/teams", async (c) => {
+    const query = parseBody(TeamListQuery, c.req.query());
+    const page = await store(c.env).listTeams(query);
+    return c.json({
+      teams: page.names.map((name) => ({ name })),
+      ...(page.cursor && { cursor: page.cursor }),
+    });
+  })
   .put("/teams/:team", async (c) => {
     const team = teamName(c.req.param("team"));
     const input = parseBody(TeamInput, await readJson(c));
@@ -44,11 +88,13 @@ export const adminRoutes = new Hono<AppEnv>()
         );
     }
     const { team: record, created } = await store(c.env).putTeam(team, input);
-    return c.json(record, created ? 201 : 200);
+    const warnings = await savedTeamWarnings(c.env, team, record, (p) => c.executionCtx.waitUntil(p));
+    return c.json({ ...record, ...(warnings.length ? { warnings } : {}) }, created ? 201 : 200);
   })
   .get("/teams/:team", async (c) => {
-    const record = await store(c.env).getTeam(teamName(c.req.param("team")));
-    if (!record) throw new HttpError(404, "not_found", `No team "${c.req.param("team")}"`);
+    const team = teamName(c.req.param("team"));
+    const record = await store(c.env).getTeam(team);
+    if (!record) throw noTeam(team);
     return c.json(record);
   })
   .delete("/teams/:team", async (c) => {

@@ -9,11 +9,12 @@ import { HttpError } from "../http/errors";
 export const auditRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const parsed = parseAuditQuery(c.req.query());
   if (!parsed.ok) throw new HttpError(400, "invalid_request", `Invalid query: ${parsed.problems.join("; ")}`);
-  const ns = auditNamespace(c.env);
+  const { env, team } = c.get("context");
+  const ns = auditNamespace(env);
   if (!ns)
     throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
   // This isolate's unsent entries first, so a caller sees its own executions that ran through it.
-  await flushAudit(c.env, c.get("team"));
-  const entries = await auditLogOf(ns, c.get("team")).query(parsed.query);
+  await flushAudit(env, team);
+  const entries = await auditLogOf(ns, team).query(parsed.query);
   return c.json({ entries });
 });

@@ -1,16 +1,21 @@
 import { Hono } from "hono";
 import { ExecuteInput } from "../../../shared/contract/execute";
 import type { AppEnv } from "../env";
-import { parseBody, readJson } from "../http/body";
-import { scopeOf } from "../http/scope";
-import { inExecutionSlot } from "../limits/concurrency";
-import { execute } from "../operations";
-import { timed } from "../timing/clock";
+import { parseBody } from "../http/body";
+import { execute } from "../operations/execute";
 
-/** REST twin of the MCP `execute` tool: the same result object, as JSON. */
+/**
+ * REST twin of the MCP `execute` tool: the same result object, as JSON. A valid body is a lone
+ * execution (context/lone-execute.ts) whose lease admission took; any other body is a 400 naming
+ * what was wrong.
+ */
 export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const clock = c.get("clock");
-  const input = await timed(clock, "body", async () => parseBody(ExecuteInput, await readJson(c)), false);
-  const scope = await timed(clock, "scope", () => scopeOf(c));
-  return c.json(await inExecutionSlot(scope, () => execute(scope, input)));
+  const ctx = c.get("context");
+  if (!ctx.body?.ok) throw ctx.body?.error ?? new Error("the /v1/execute body was not read");
+  const call = ctx.loneExecution;
+  if (!call) {
+    parseBody(ExecuteInput, ctx.body.value);
+    throw new Error("a valid execute body was not taken as a lone execution");
+  }
+  return c.json(await execute(ctx, call.input, call.lease));
 });

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { loadConfig } from "../config";
 import type { AppEnv, GatewayEnv } from "../env";
+import { sandboxHostOverdueSince } from "../execution/send-to-sandbox";
+import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { DEFAULT_TEAM } from "../teams/schema";
 import { deploymentUpstreams, type ServerState, upstreamsFor } from "../upstreams";
 import { VERSION } from "../version";
@@ -8,9 +10,11 @@ import { VERSION } from "../version";
 const startedAt = Date.now();
 
 /**
- * Unauthenticated probes. /ready: 503 naming each problem when configuration or a binding is not
- * usable; otherwise 200, "degraded" when an upstream is stale or failing, with every upstream's
- * state (ok / stale / failing, age, tool count).
+ * Unauthenticated probes. /live: the gateway answers; with a separate sandbox host (the local
+ * stack) that missed an execution's deadline, `sandboxHost.overdueSince` (the supervisor's cue to
+ * restart it). /ready: 503 naming each problem when configuration or a binding is not usable;
+ * otherwise 200, "degraded" when an upstream is stale or failing, with every upstream's state (ok /
+ * stale / failing, age, tool count).
  */
 export const healthRoutes = new Hono<AppEnv>()
   .get("/health", async (c) => {
@@ -27,17 +31,23 @@ export const healthRoutes = new Hono<AppEnv>()
       upstreams: upstreams.servers.map((s) => s.name),
     });
   })
-  .get("/live", (c) => c.json({ status: "ok" }))
+  .get("/live", (c) => {
+    const overdue = sandboxHostOverdueSince();
+    if (overdue === undefined) return c.json({ status: "ok" });
+    return c.json({ status: "ok", sandboxHost: { overdueSince: new Date(overdue).toISOString() } });
+  })
   .get("/ready", async (c) => {
     const problems = bindingProblems(c.env);
-    const config = loadConfig(c.env);
-    if (!config.ok) problems.push(...config.problems);
-    const upstreams = await deploymentUpstreams(c.env);
-    problems.push(...upstreams.problems);
-    if (problems.length > 0 || !config.ok) return c.json({ status: "not_ready", problems }, 503);
-    const catalog = await (
-      await upstreamsFor(c.env, config.config, (p) => c.executionCtx.waitUntil(p), DEFAULT_TEAM)
-    ).catalog();
+    const loaded = loadConfig(c.env);
+    if (!loaded.ok) problems.push(...loaded.problems);
+    problems.push(...(await deploymentUpstreams(c.env)).problems);
+    if (problems.length > 0 || !loaded.ok) return c.json({ status: "not_ready", problems }, 503);
+    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+    const team = DEFAULT_TEAM;
+    const teamRecord = await loadTeam(c.env, team);
+    const config = withTeamLimits(loaded.config, teamRecord);
+    const upstreams = await upstreamsFor({ env: c.env, config, team, teamRecord, waitUntil });
+    const catalog = await upstreams.catalog();
     const degraded = catalog.servers.some((s: ServerState) => s.state !== "ok");
     return c.json({ status: degraded ? "degraded" : "ready", upstreams: catalog.servers });
   });

@@ -1,8 +1,6 @@
 import { type Context, Hono } from "hono";
-import { SkillInput } from "../../../shared/contract/skills";
 import type { AppEnv } from "../env";
-import { parseBody, readJson } from "../http/body";
-import { requireConfig } from "../http/config";
+import { readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { SkillError } from "../skills/errors";
 import { renderSkillMd } from "../skills/skill-md";
@@ -32,9 +30,21 @@ export const skillRoutes = new Hono<AppEnv>()
     return c.json(record);
   })
   .put("/:name", async (c) => {
-    const input = parseBody(SkillInput, await readJson(c));
+    const body = await readJson(c);
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      throw new HttpError(
+        400,
+        "invalid_skill",
+        "The body must be a JSON object: { description, code, inputSchema?, outputSchema? }",
+      );
+    if ("name" in body)
+      throw new HttpError(
+        400,
+        "invalid_skill",
+        "The skill's name is the URL's {name}; leave name out of the body",
+      );
     try {
-      return c.json(await storeOf(c).save({ ...input, name: c.req.param("name") }), 201);
+      return c.json(await storeOf(c).save({ ...body, name: c.req.param("name") }), 201);
     } catch (err) {
       if (!(err instanceof SkillError)) throw err;
       throw new HttpError(400, err.name === "LimitError" ? "limit_exceeded" : "invalid_skill", err.message);
@@ -47,15 +57,15 @@ export const skillRoutes = new Hono<AppEnv>()
   });
 
 function storeOf(c: Context<AppEnv>): SkillStore {
-  const config = requireConfig(c);
-  if (!c.env.SKILLS || !c.env.SKILL_INDEX) {
+  const { env, team, config } = c.get("context");
+  if (!env.SKILLS || !env.SKILL_INDEX) {
     throw new HttpError(
       503,
       "skills_unavailable",
       "Skills are not configured (no SKILLS or SKILL_INDEX binding)",
     );
   }
-  return new SkillStore(c.env, c.get("team"), config.skills);
+  return new SkillStore(env, team, config.skills);
 }
 
 function versionParam(raw: string | undefined): number | undefined {

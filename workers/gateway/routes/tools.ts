@@ -1,12 +1,15 @@
 import { Hono } from "hono";
-import { SearchInput } from "../bridge/discovery-io";
+import { SearchInput } from "../../../shared/contract/discovery";
 import type { AppEnv } from "../env";
 import { parseBody } from "../http/body";
 import { HttpError } from "../http/errors";
-import { scopeOf } from "../http/scope";
-import { DefinitionError, definition, search } from "../operations";
+import { definition, search } from "../operations/discovery";
 
-/** REST twins of `search_tools` and `get_tool_definition`: the same answers, as JSON. */
+/**
+ * REST twins of `search_tools` and `get_tool_definition` (`?schema=true` for its `schema: true`): the
+ * same answers, as JSON. A definition that fails answers by its cause (http/errors.ts): 404 only for an
+ * unknown tool.
+ */
 export const toolRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const q = c.req.query();
@@ -22,13 +25,12 @@ export const toolRoutes = new Hono<AppEnv>()
       ...(q.detail !== undefined ? { detail: q.detail } : {}),
       ...(limit !== undefined ? { limit } : {}),
     });
-    return c.json(await search(await scopeOf(c), input));
+    return c.json(await search(c.get("context"), input));
   })
   .get("/:name", async (c) => {
-    try {
-      return c.json(await definition(await scopeOf(c), c.req.param("name")));
-    } catch (err) {
-      if (err instanceof DefinitionError) throw new HttpError(404, "unknown_tool", err.message);
-      throw err;
+    const schema = c.req.query("schema");
+    if (schema !== undefined && schema !== "true" && schema !== "false") {
+      throw new HttpError(400, "invalid_request", 'schema must be "true" or "false"');
     }
+    return c.json(await definition(c.get("context"), c.req.param("name"), { schema: schema === "true" }));
   });

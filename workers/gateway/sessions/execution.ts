@@ -1,6 +1,6 @@
 import type { PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
 import { sessionHistory } from "../audit";
-import type { RequestScope } from "../operations/scope";
+import type { RequestContext } from "../context/request-context";
 import { EphemeralVault } from "./ephemeral-vault";
 import { liveSession } from "./live";
 import { callSession, createSession, sessionNotFound, sessionStub } from "./store";
@@ -25,22 +25,27 @@ export class ExecutionSession {
   #vault: EphemeralVault | undefined;
 
   private constructor(
-    private readonly scope: RequestScope,
+    private readonly ctx: RequestContext,
     id: string | undefined,
     private readonly mayCreate: boolean,
   ) {
     this.#id = id;
   }
 
-  /** Resolves the execution's session; an unknown or foreign `requested` id is a 404 HttpError. */
-  static async open(scope: RequestScope, requested: string | undefined): Promise<ExecutionSession> {
+  /** Resolves the execution's session; an unknown or foreign `requested` id throws a GatewayError (session_not_found). */
+  static async open(ctx: RequestContext, requested: string | undefined): Promise<ExecutionSession> {
     if (requested !== undefined) {
-      const record = await liveSession(scope.env, requested, scope.team);
+      const record = await liveSession(ctx.env, requested, ctx.team);
       if (!record) throw sessionNotFound();
-      return new ExecutionSession(scope, record.id, false);
+      return new ExecutionSession(ctx, record.id, false);
     }
-    if (scope.mcpSessionId) return new ExecutionSession(scope, scope.mcpSessionId, false);
-    return new ExecutionSession(scope, undefined, scope.via === "mcp");
+    if (ctx.mcpSession) return new ExecutionSession(ctx, ctx.mcpSession.id, false);
+    return new ExecutionSession(ctx, undefined, ctx.via === "mcp");
+  }
+
+  /** Whether files can be kept for this execution: it has a session, or may make one on first use. */
+  get canKeepFiles(): boolean {
+    return this.#id !== undefined || this.mayCreate;
   }
 
   /** The session's id once there is one (an implicit session exists only after first use). */
@@ -51,7 +56,7 @@ export class ExecutionSession {
   async call(call: SessionCall): Promise<SessionAnswer> {
     const id = await this.ensure();
     if (id === undefined) return NO_SESSION;
-    const { env, team, config } = this.scope;
+    const { env, team, config } = this.ctx;
     if (call.op !== "session.history") return callSession(env, id, team, call, config.sessionQuota);
     // The history is the session's audit entries; the session object says whether it is live and the team's.
     const live = await callSession(env, id, team, { op: "session.info" }, config.sessionQuota);
@@ -62,7 +67,7 @@ export class ExecutionSession {
   async tokenize(items: PiiItem[]): Promise<string[]> {
     if (items.length === 0) return [];
     if (this.#id !== undefined) {
-      const tokens = await sessionStub(this.scope.env, this.#id).tokenize(this.scope.team, items);
+      const tokens = await sessionStub(this.ctx.env, this.#id).tokenize(this.ctx.team, items);
       if (tokens) return tokens;
     }
     this.#vault ??= new EphemeralVault();
@@ -75,7 +80,7 @@ export class ExecutionSession {
     if (tokens.length === 0) return found;
     const values =
       this.#id !== undefined
-        ? await sessionStub(this.scope.env, this.#id).restore(this.scope.team, tokens)
+        ? await sessionStub(this.ctx.env, this.#id).restore(this.ctx.team, tokens)
         : (this.#vault?.restore(tokens) ?? null);
     tokens.forEach((token, i) => {
       const value = values?.[i];
@@ -87,10 +92,10 @@ export class ExecutionSession {
   private async ensure(): Promise<string | undefined> {
     if (this.#id !== undefined) return this.#id;
     if (!this.mayCreate) return undefined;
-    this.#creating ??= createSession(this.scope.env, {
+    this.#creating ??= createSession(this.ctx.env, {
       kind: "implicit",
-      team: this.scope.team,
-      ttlSeconds: this.scope.config.sessionTtlSeconds,
+      team: this.ctx.team,
+      ttlSeconds: this.ctx.config.sessionTtlSeconds,
     }).then((record) => {
       this.#id = record.id;
       return record.id;

@@ -2,7 +2,7 @@ import type { SessionRecord } from "../../../durable-objects/session/record";
 import type { SessionObject } from "../../../durable-objects/session/session-object";
 import type { SessionAnswer, SessionCall, SessionQuota } from "../../../shared/contract/session";
 import type { GatewayEnv } from "../env";
-import { HttpError, RPC } from "../http/errors";
+import { GatewayError } from "../errors";
 
 /** Session ids are UUIDs; anything else is not looked up at all. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -56,6 +56,6 @@ export async function callSession(
 }
 
 /** The same answer for unknown, ended, expired and other teams' sessions: nothing to tell apart. */
-export function sessionNotFound(detail = "it was never opened, was deleted or expired"): HttpError {
-  return new HttpError(404, "session_not_found", `Session not found: ${detail}`, {}, RPC.sessionNotFound);
+export function sessionNotFound(detail = "it was never opened, was deleted or expired"): GatewayError {
+  return new GatewayError("session_not_found", `Session not found: ${detail}`);
 }

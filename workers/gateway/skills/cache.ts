@@ -1,4 +1,4 @@
-import type { SkillRecord } from "../../../shared/contract/skills";
+import type { StoredSkill } from "./objects";
 
 const MAX_ENTRIES = 200;
 const MAX_CODE_CHARS = 20_000_000;
@@ -7,12 +7,12 @@ const MAX_CODE_CHARS = 20_000_000;
  * Versions read from R2 in this isolate, least recently used first out. Keys are
  * `<team>/<name>/<version>` and a version never changes, so an entry is never stale.
  */
-const entries = new Map<string, SkillRecord>();
+const entries = new Map<string, StoredSkill>();
 let codeChars = 0;
 
 export const cacheKey = (team: string, name: string, version: number) => `${team}/${name}/${version}`;
 
-export function cached(key: string): SkillRecord | undefined {
+export function cached(key: string): StoredSkill | undefined {
   const record = entries.get(key);
   if (record) {
     entries.delete(key);
@@ -21,7 +21,7 @@ export function cached(key: string): SkillRecord | undefined {
   return record;
 }
 
-export function remember(key: string, record: SkillRecord): void {
+export function remember(key: string, record: StoredSkill): void {
   forget(key);
   entries.set(key, record);
   codeChars += record.code.length;

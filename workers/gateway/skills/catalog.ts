@@ -6,13 +6,19 @@ export const SKILLS_SERVER = "skills";
 
 const ANY_OBJECT = { type: "object" } as const;
 
-/** A skill as discovery and argument validation see it: a tool of the `skills` server. */
-export function skillTool(skill: Pick<SkillSummary, "name" | "description" | "inputSchema">): CatalogTool {
+/**
+ * A skill as discovery and argument validation see it: a tool of the `skills` server, whose
+ * signature resolves to its outputSchema's type when it declares one.
+ */
+export function skillTool(
+  skill: Pick<SkillSummary, "name" | "description" | "inputSchema" | "outputSchema">,
+): CatalogTool {
   return {
     name: skill.name,
     server: SKILLS_SERVER,
     qualifiedName: `${SKILLS_SERVER}.${skill.name}`,
     description: skill.description,
     inputSchema: skill.inputSchema ?? { ...ANY_OBJECT },
+    ...(skill.outputSchema ? { outputSchema: skill.outputSchema } : {}),
   };
 }

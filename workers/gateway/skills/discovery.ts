@@ -1,7 +1,6 @@
 import { log } from "../../../shared/log";
-import type { RequestScope } from "../operations/scope";
-import { toolPolicy } from "../teams/policy";
-import { loadTeam } from "../teams/resolve";
+import type { RequestContext } from "../context/request-context";
+import { applyPolicy, policyRefusal } from "../teams/policy";
 import type { Catalog } from "../upstreams";
 import { SKILLS_SERVER, skillTool } from "./catalog";
 import { SkillStore } from "./store";
@@ -11,17 +10,16 @@ import { SkillStore } from "./store";
  * ranked together, under the same allow/deny lists. Skills that cannot be read leave a warning,
  * not a failed search.
  */
-export async function withSkills(catalog: Catalog, scope: RequestScope): Promise<Catalog> {
+export async function withSkills(catalog: Catalog, ctx: RequestContext): Promise<Catalog> {
   try {
-    const [team, skills] = await Promise.all([
-      loadTeam(scope.env, scope.team),
-      new SkillStore(scope.env, scope.team, scope.config.skills).list(),
-    ]);
-    const allows = toolPolicy(team?.allow, team?.deny);
-    const tools = skills.map(skillTool).filter((tool) => allows(tool.qualifiedName));
+    const skills = await new SkillStore(ctx.env, ctx.team, ctx.config.skills).list();
+    const refusal = policyRefusal(ctx.teamRecord?.allow, ctx.teamRecord?.deny);
+    const { visible: tools, notAllowed } = applyPolicy(skills.map(skillTool), refusal);
+    const refused = [...(catalog.notAllowed ?? []), ...notAllowed];
     return {
       ...catalog,
       tools: [...catalog.tools, ...tools],
+      ...(refused.length ? { notAllowed: refused } : {}),
       servers: [
         ...catalog.servers,
         { name: SKILLS_SERVER, state: "ok", tools: tools.length, description: "This team's saved skills" },
@@ -29,7 +27,7 @@ export async function withSkills(catalog: Catalog, scope: RequestScope): Promise
     };
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).slice(0, 300);
-    log("warn", "skills not listed in discovery", { requestId: scope.requestId, error: reason });
+    log("warn", "skills not listed in discovery", { requestId: ctx.requestId, error: reason });
     return { ...catalog, problems: [...(catalog.problems ?? []), `skills: unavailable (${reason})`] };
   }
 }

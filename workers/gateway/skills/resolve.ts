@@ -1,8 +1,7 @@
 import type { LoadedSkill } from "../../../shared/contract/sandbox";
 import { MAX_SKILLS_PER_EXECUTION, type SkillRecord } from "../../../shared/contract/skills";
-import type { RequestScope } from "../operations/scope";
+import type { RequestContext } from "../context/request-context";
 import { toolPolicy } from "../teams/policy";
-import { loadTeam } from "../teams/resolve";
 import { skillNamesIn } from "./scan";
 import { SkillStore } from "./store";
 
@@ -19,14 +18,13 @@ export interface ExecutionSkills {
  * most one R2 read per skill (SkillStore caches by version). Names the team's allow/deny lists
  * exclude count as missing.
  */
-export async function skillsForExecution(scope: RequestScope, code: string): Promise<ExecutionSkills> {
+export async function skillsForExecution(ctx: RequestContext, code: string): Promise<ExecutionSkills> {
   const records = new Map<string, SkillRecord>();
   const missing: string[] = [];
   let pending = skillNamesIn(code);
   if (pending.length === 0) return { loaded: [], missing, records };
-  const team = await loadTeam(scope.env, scope.team);
-  const allows = toolPolicy(team?.allow, team?.deny);
-  const store = new SkillStore(scope.env, scope.team, scope.config.skills);
+  const allows = toolPolicy(ctx.teamRecord?.allow, ctx.teamRecord?.deny);
+  const store = new SkillStore(ctx.env, ctx.team, ctx.config.skills);
   const seen = new Set(pending);
   while (pending.length > 0) {
     const room = MAX_SKILLS_PER_EXECUTION - records.size;

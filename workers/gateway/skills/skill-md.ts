@@ -2,7 +2,7 @@ import type { SkillRecord } from "../../../shared/contract/skills";
 
 /**
  * A skill as SKILL.md: YAML front matter (name, description, version), then its code in a ```ts
- * block and its inputSchema in a ```json block. `npm run skills -- import` reads it back.
+ * block and its inputSchema and outputSchema in ```json blocks. `npm run skills -- import` reads it back.
  */
 export function renderSkillMd(record: SkillRecord): string {
   const lines = [
@@ -20,6 +20,9 @@ export function renderSkillMd(record: SkillRecord): string {
   ];
   if (record.inputSchema) {
     lines.push("", "## Input schema", "", ...fenced("json", JSON.stringify(record.inputSchema, null, 2)));
+  }
+  if (record.outputSchema) {
+    lines.push("", "## Output schema", "", ...fenced("json", JSON.stringify(record.outputSchema, null, 2)));
   }
   return `${lines.join("\n")}\n`;
 }

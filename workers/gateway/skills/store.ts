@@ -4,7 +4,7 @@ import type { GatewayEnv } from "../env";
 import { cached, cacheKey, forget, remember } from "./cache";
 import { SkillError } from "./errors";
 import { skillIndex } from "./index-client";
-import { readSkill, skillKey, writeSkill } from "./objects";
+import { readSkill, type StoredSkill, skillKey, writeSkill } from "./objects";
 import { validateSave } from "./validate";
 
 export { SkillError } from "./errors";
@@ -39,11 +39,15 @@ export class SkillStore {
 
   /** Stores a new version; a SkillError when the input, its code or the team's count is refused. */
   async save(input: unknown): Promise<{ name: string; version: number }> {
-    const { name, description, code, inputSchema } = validateSave(input, this.limits.maxCodeChars);
+    const { name, description, code, inputSchema, outputSchema } = validateSave(
+      input,
+      this.limits.maxCodeChars,
+    );
     const updatedAt = Date.now();
     const meta = {
       description,
       ...(inputSchema ? { inputSchema: JSON.stringify(inputSchema) } : {}),
+      ...(outputSchema ? { outputSchema: JSON.stringify(outputSchema) } : {}),
       codeChars: code.length,
       updatedAt,
     };
@@ -55,12 +59,13 @@ export class SkillStore {
       );
     }
     const { version } = reserved;
-    const record: SkillRecord = {
+    const record: StoredSkill = {
       name,
       version,
       description,
       code,
       ...(inputSchema && { inputSchema }),
+      ...(outputSchema && { outputSchema }),
       updatedAt,
     };
     try {

@@ -1,6 +1,8 @@
 import { hex, sha256 } from "../../../shared/hash";
 import { KeyRecord, type TeamInput, TeamRecord } from "./schema";
 
+const TEAM_PREFIX = "team:v1:";
+
 /**
  * Teams and API keys in KV (docs/storage-schema.md). Keys are stored as SHA-256 hashes: the key is
  * shown once, at creation. Lookups by hash, listings by prefix.
@@ -9,15 +11,22 @@ export class TeamStore {
   constructor(private readonly kv: KVNamespace) {}
 
   async getTeam(name: string): Promise<TeamRecord | null> {
-    const parsed = TeamRecord.safeParse(await this.kv.get(`team:v1:${name}`, "json"));
+    const parsed = TeamRecord.safeParse(await this.kv.get(`${TEAM_PREFIX}${name}`, "json"));
     return parsed.success ? parsed.data : null;
+  }
+
+  /** One page of stored team names in key order (one KV list call); `cursor` when more follow. */
+  async listTeams(page: { limit: number; cursor?: string }): Promise<{ names: string[]; cursor?: string }> {
+    const listed = await this.kv.list({ prefix: TEAM_PREFIX, limit: page.limit, cursor: page.cursor });
+    const names = listed.keys.map((k) => k.name.slice(TEAM_PREFIX.length));
+    return listed.list_complete ? { names } : { names, cursor: listed.cursor };
   }
 
   async putTeam(name: string, input: TeamInput): Promise<{ team: TeamRecord; created: boolean }> {
     const old = await this.getTeam(name);
     const now = Date.now();
     const team: TeamRecord = { ...input, name, createdAt: old?.createdAt ?? now, updatedAt: now };
-    await this.kv.put(`team:v1:${name}`, JSON.stringify(team));
+    await this.kv.put(`${TEAM_PREFIX}${name}`, JSON.stringify(team));
     return { team, created: old === null };
   }
 
@@ -25,7 +34,7 @@ export class TeamStore {
   async deleteTeam(name: string): Promise<boolean> {
     const old = await this.getTeam(name);
     for (const key of await this.listKeys(name)) await this.revokeKey(key.id);
-    await this.kv.delete(`team:v1:${name}`);
+    await this.kv.delete(`${TEAM_PREFIX}${name}`);
     return old !== null;
   }
 

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { loadConfig } from "../config";
+import { sameSecret } from "../context/api-key";
 import type { AppEnv } from "../env";
-import { sameSecret } from "../http/auth";
 import { PhaseClock } from "./clock";
 
 /**

@@ -19,8 +19,8 @@ const KEEP_STALE_SECONDS = 30 * 86_400;
 const MEMO_MS = 5_000;
 const memo = new Map<string, { at: number; entry: CacheEntry | null }>();
 
-export function cacheKey(scope: string, server: string, configHash: string): string {
-  return `tools:v1:${scope}:${server}:${configHash.slice(0, 16)}`;
+export function cacheKey(team: string, server: string, configHash: string): string {
+  return `tools:v1:${team}:${server}:${configHash.slice(0, 16)}`;
 }
 
 export async function readEntry(kv: KVNamespace, key: string): Promise<CacheEntry | null> {

@@ -1,4 +1,5 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
+import type { NotAllowedTool } from "../teams/policy";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
 import { describeFailure, fetchTools } from "./fetch-tools";
@@ -18,12 +19,17 @@ export interface Catalog {
   servers: ServerState[];
   /** configuration problems (`MCP_SERVERS.<server>.<field>: …`) of servers left out */
   problems?: string[];
+  /**
+   * Tools the servers list but the team's allow/deny lists remove: names and rule only, never shown
+   * or searched; a call or definition request for one says which rule refuses it.
+   */
+  notAllowed?: NotAllowedTool[];
 }
 
 export interface CatalogDeps {
   kv: KVNamespace;
-  /** whose cache entries these are (the team, once teams exist) */
-  scope: string;
+  /** whose cache entries these are */
+  team: string;
   servers: UpstreamServer[];
   ttlSeconds: number;
   timeoutMs: number;
@@ -56,7 +62,7 @@ async function serverTools(
   deps: CatalogDeps,
   server: UpstreamServer,
 ): Promise<{ entry: CacheEntry | null; state: ServerState }> {
-  const key = cacheKey(deps.scope, server.name, server.configHash);
+  const key = cacheKey(deps.team, server.name, server.configHash);
   const now = Date.now();
   let entry = await readEntry(deps.kv, key);
   const ttlMs = deps.ttlSeconds * 1000;

@@ -1,7 +1,7 @@
-import type { Config } from "../config";
+import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
-import { toolPolicy, visibleTools } from "../teams/policy";
-import { loadTeam, teamServers } from "../teams/resolve";
+import { applyPolicy, policyRefusal } from "../teams/policy";
+import { teamServers } from "../teams/resolve";
 import { type Catalog, loadCatalog } from "./catalog";
 import { parseMcpServers, type UpstreamConfig } from "./config";
 
@@ -35,20 +35,19 @@ export interface Upstreams extends UpstreamConfig {
   catalog(): Promise<Catalog>;
 }
 
+/** What the upstreams of a request depend on. */
+export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | "teamRecord" | "waitUntil">;
+
 /**
- * The team's upstreams. Its schema cache entries are its own (scope = team), and tools its
- * allow/deny lists exclude are removed from the catalog, so every path (MCP, REST, code) neither
- * lists nor calls them.
+ * The team's upstreams. Its schema cache entries are its own (partitioned by team), and tools its
+ * allow/deny lists exclude are removed from the catalog's `tools`, so every path (MCP, REST, code)
+ * neither lists nor calls them; their names and the refusing rule stay in `notAllowed`, for the
+ * error that says so.
  */
-export async function upstreamsFor(
-  env: GatewayEnv,
-  config: Config,
-  waitUntil: (p: Promise<unknown>) => void,
-  team: string,
-): Promise<Upstreams> {
-  const record = await loadTeam(env, team);
-  const { servers, problems } = await serversOf(env, team, teamServers(env, team, record));
-  const allows = toolPolicy(record?.allow, record?.deny);
+export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
+  const { env, config, team, teamRecord, waitUntil } = ctx;
+  const { servers, problems } = await serversOf(env, team, teamServers(env, team, teamRecord));
+  const refusal = policyRefusal(teamRecord?.allow, teamRecord?.deny);
   let catalog: Promise<Catalog> | undefined;
   return {
     servers,
@@ -56,16 +55,20 @@ export async function upstreamsFor(
     catalog: () => {
       catalog ??= loadCatalog({
         kv: env.SCHEMA_CACHE,
-        scope: team,
+        team,
         servers,
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
-      }).then((loaded) => ({
-        ...loaded,
-        tools: visibleTools(loaded.tools, allows),
-        ...(problems.length ? { problems } : {}),
-      }));
+      }).then((loaded) => {
+        const { visible, notAllowed } = applyPolicy(loaded.tools, refusal);
+        return {
+          ...loaded,
+          tools: visible,
+          ...(notAllowed.length ? { notAllowed } : {}),
+          ...(problems.length ? { problems } : {}),
+        };
+      });
       return catalog;
     },
   };

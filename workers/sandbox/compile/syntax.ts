@@ -47,9 +47,9 @@ export function parseAgentCode(
 /**
  * The program, when TypeScript source needs no stripping: it has no `<` and parses as JavaScript.
  * Sucrase leaves such code as it is, apart from one ambiguity that needs `<`: `f < T > (x)` is a
- * generic call in TypeScript and two comparisons in JavaScript. Skipping sucrase takes ~0.15 ms
- * of CPU off an execution (measured in `npm run bench`'s mix, where its code runs cold); code that
- * does not parse goes through sucrase, so its errors are reported as before.
+ * generic call in TypeScript and two comparisons in JavaScript. Skipping sucrase saves CPU
+ * on every such execution (docs/bench-log.md); code that does not parse goes through sucrase, so
+ * its errors are reported as before.
  */
 function parsesAsJavaScript(code: string, js: string): Program | undefined {
   if (code.includes("<")) return undefined;

@@ -32,7 +32,7 @@ export function toJsonText(value, maxChars, what) {
   }
   if (typeof text === "string" && text.length > maxChars) {
     const err = new ErrorCtor(
-      `${what}: arguments are ${text.length} characters of JSON; the limit is ${maxChars}`,
+      `${what}: arguments are ${text.length} characters of JSON; the limit is ${maxChars}. Pass less per call: split the data across calls`,
     );
     err.name = "LimitError";
     throw err;

@@ -39,7 +39,13 @@ export function configureGuard(limitMs, stepLimit) {
  * @param {number | undefined} line
  */
 export function tripTimeout(line) {
-  if (tripped === null) trip(`Execution timed out after ${timeoutMs} ms`, line);
+  if (tripped === null) {
+    trip(
+      `Execution timed out after ${timeoutMs} ms`,
+      line,
+      "await fewer or smaller calls, or pass a larger timeoutMs to execute",
+    );
+  }
 }
 
 /** @returns {{ name: string, message: string, line: number | undefined } | null} */
@@ -61,9 +67,17 @@ export function tick(line) {
  */
 function check(line) {
   if (steps > maxSteps) {
-    trip(`Execution stopped after ${maxSteps} loop iterations and function calls`, line);
+    trip(
+      `Execution stopped after ${maxSteps} loop iterations and function calls`,
+      line,
+      "end loops sooner, or do less per execution",
+    );
   } else if (now() > deadline) {
-    trip(`Execution timed out after ${timeoutMs} ms (CPU-bound code)`, line);
+    trip(
+      `Execution timed out after ${timeoutMs} ms (CPU-bound code)`,
+      line,
+      "do less computation per execution, or pass a larger timeoutMs to execute",
+    );
   }
   nextCheck = steps + CHECK_EVERY;
   if (tripped !== null) throw stopError;
@@ -72,9 +86,10 @@ function check(line) {
 /**
  * @param {string} message
  * @param {number | undefined} line
+ * @param {string} [fix] what the code can change
  */
-function trip(message, line) {
+function trip(message, line, fix) {
   const where = line === undefined ? "" : ` at line ${line}`;
-  tripped = { name: "TimeoutError", message: message + where, line };
+  tripped = { name: "TimeoutError", message: message + where + (fix ? `; ${fix}` : ""), line };
   stopError.message = tripped.message;
 }

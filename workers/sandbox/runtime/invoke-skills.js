@@ -53,8 +53,9 @@ function locate(err, skill) {
  * @param {string[]} missing
  * @param {(value: unknown, what: string) => string} toJson
  * @param {(res: import("../../../shared/contract/sandbox").BridgeResult) => unknown} unwrap
+ * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track pending.js: no call is dropped
  */
-export function installSkills(bridge, loaded, missing, toJson, unwrap) {
+export function installSkills(bridge, loaded, missing, toJson, unwrap, track) {
   /**
    * @param {string} op
    * @param {unknown} payload
@@ -64,11 +65,11 @@ export function installSkills(bridge, loaded, missing, toJson, unwrap) {
     return unwrap(await bridge.skills(op, toJson(payload, `skills.${op}`)));
   };
   const management = {
-    save: (/** @type {unknown} */ skill) => send("save", skill),
-    list: () => send("list", {}),
+    save: (/** @type {unknown} */ skill) => track("skills.save()", send("save", skill)),
+    list: () => track("skills.list()", send("list", {})),
     get: (/** @type {unknown} */ name, /** @type {unknown} */ version) =>
-      send("get", version === undefined ? { name } : { name, version }),
-    delete: (/** @type {unknown} */ name) => send("delete", { name }),
+      track("skills.get()", send("get", version === undefined ? { name } : { name, version })),
+    delete: (/** @type {unknown} */ name) => track("skills.delete()", send("delete", { name })),
   };
 
   /**
@@ -78,11 +79,15 @@ export function installSkills(bridge, loaded, missing, toJson, unwrap) {
    */
   const invoke = async (name, args, chain) => {
     if (!hasOwn(loaded, name)) {
-      if (missing.includes(name))
+      if (missing.includes(name)) {
+        // Not the team's when the isolate was made: the gateway says which error it is (a skill this
+        // execution saved since is SkillNotLoadedError, to be called from the next execution).
+        await send("call", { name, args: {} });
         throw fail(
           "UnknownSkillError",
           `skills.${name}: this team has no skill named "${name}" (skills.list() shows them)`,
         );
+      }
       throw fail(
         "SkillNotLoadedError",
         `skills.${clip(name, 64)}: only skills named in the code as skills.<name> or skills["<name>"] are loaded`,
@@ -116,11 +121,13 @@ export function installSkills(bridge, loaded, missing, toJson, unwrap) {
       get: (target, prop) => {
         if (typeof prop !== "string" || prop === "then") return undefined;
         if (MANAGEMENT.includes(prop)) return target[/** @type {keyof typeof management} */ (prop)];
-        return (/** @type {unknown} */ args) => invoke(prop, args, chain);
+        return (/** @type {unknown} */ args) =>
+          track(`skills.${clip(prop, 64)}()`, invoke(prop, args, chain));
       },
     });
 
   const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
   g.skills = scoped([]);
-  return (/** @type {string} */ name, /** @type {unknown} */ args) => invoke(name, args, []);
+  return (/** @type {string} */ name, /** @type {unknown} */ args) =>
+    track(`skills.${clip(name, 64)}()`, invoke(name, args, []));
 }

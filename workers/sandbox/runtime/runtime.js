@@ -1,5 +1,5 @@
 // Main module of every sandbox isolate. The host loads it with the agent's compiled code (agent.js)
-// and calls `run(options, bridge)` once over RPC. It captures console output, arms the guard, races
+// and calls `runAgentCode(options, bridge)` once over RPC. It captures console output, arms the guard, races
 // the code against the wall-clock limit and returns one JSON text (IsolateReport in
 // shared/contract/sandbox.ts); it never throws. The isolate's env is empty: the only way out is the
 // bridge argument, which the gateway counts and checks call by call.
@@ -13,11 +13,14 @@
 // The guard comes through ./parts.js too, for code with loops or functions (code without runs once
 // through); without it the timer below is the only stop, and it records the timeout itself.
 import { WorkerEntrypoint } from "cloudflare:workers";
+import { ERROR_CAPS, MAX_LOG_LINES, RESULT_WALK_CHARS, SESSION_LIMITS } from "../../../shared/contract/caps";
+import { shapeOutput } from "../../../shared/output/shape";
 import run from "./agent.js";
 import { toJsonText, unwrap } from "./bridge-io.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 import * as parts from "./parts.js";
-import { describeError, formatLogArgs, toJsonSafe } from "./serialize.js";
+import { pendingCalls } from "./pending.js";
+import { describeError, formatLogArgs, promisePath, toJsonSafe } from "./serialize.js";
 
 const LEVELS = ["log", "info", "warn", "error", "debug"];
 const ALIASES = { trace: "debug", dir: "log", table: "log" };
@@ -25,8 +28,8 @@ const setTimer = setTimeout;
 const clearTimer = clearTimeout;
 const TIMED_OUT = Symbol("timed out");
 let started = false;
-// Kept in step with shared/contract/sandbox.ts (ERROR_CAPS, MAX_LOG_LINES); the host enforces them.
-const CAPS = { name: 200, message: 4_000, stack: 8_000, logLines: 10_000 };
+// The host enforces the same caps (shared/contract/sandbox.ts).
+const CAPS = { ...ERROR_CAPS, logLines: MAX_LOG_LINES };
 
 /**
  * @typedef {import("../../../shared/contract/sandbox").IsolateOptions} IsolateOptions
@@ -40,17 +43,18 @@ export default class Sandbox extends WorkerEntrypoint {
    * @param {Bridge | undefined} bridge
    * @returns {Promise<string>}
    */
-  async run(options, bridge) {
-    if (started) throw new ErrorCtor("run() may be called once per isolate");
+  async runAgentCode(options, bridge) {
+    if (started) throw new ErrorCtor("runAgentCode() may be called once per isolate");
     started = true;
     const logs = captureConsole(options.maxOutputChars * 2);
+    const pending = pendingCalls();
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
       toJsonText(value, options.maxArgChars, what);
     const callSkill = parts.installSkills
-      ? parts.installSkills(bridge, parts.loadedSkills, options.missingSkills, toJson, unwrap)
+      ? parts.installSkills(bridge, parts.loadedSkills, options.missingSkills, toJson, unwrap, pending.track)
       : notLoaded("skills");
-    parts.installTools?.(bridge, options.maxArgChars, callSkill);
-    parts.installSession?.(bridge, unwrap);
+    parts.installTools?.(bridge, options.maxArgChars, callSkill, pending.track);
+    parts.installSession?.(bridge, unwrap, pending.track);
     parts.installNetwork?.(options.egress ? bridge : undefined);
     for (const name of parts.notLoaded) defineNotLoaded(name);
     parts.configureGuard?.(options.timeoutMs, options.maxSteps);
@@ -62,37 +66,69 @@ export default class Sandbox extends WorkerEntrypoint {
     const timeout = new Promise((resolve) => {
       timer = setTimer(() => {
         parts.tripTimeout?.(undefined);
-        expired = { name: "TimeoutError", message: `Execution timed out after ${options.timeoutMs} ms` };
+        expired = {
+          name: "TimeoutError",
+          message: `Execution timed out after ${options.timeoutMs} ms; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
+        };
         resolve(TIMED_OUT);
       }, options.timeoutMs);
     });
-    /** @type {IsolateReport} */
-    const report = { resultTruncated: false, logs: logs.lines, logsDropped: 0 };
+    /** @type {unknown} */
+    let value;
+    /** @type {IsolateReport["error"]} */
+    let error;
     try {
-      const value = await Promise.race([run(), timeout]);
+      value = await Promise.race([run(), timeout]);
       const stopped = guardState();
-      if (stopped) report.error = { ...stopped };
-      else if (value !== undefined) Object.assign(report, resultOf(value, options.maxOutputChars * 2));
+      if (stopped) error = { ...stopped };
     } catch (err) {
       const stopped = guardState();
-      report.error = stopped ? { ...stopped } : clipError(describeError(err));
-    } finally {
-      clearTimer(timer);
+      error = stopped ? { ...stopped } : clipError(describeError(err));
     }
-    report.logsDropped = logs.dropped();
+    // What the code started and left behind is awaited before anything is reported.
+    const warnings = await pending.settle(timeout);
+    clearTimer(timer);
+    /** @type {unknown} */
+    let result;
+    let lowerBound = false;
+    if (!error && value !== undefined) {
+      const safe = toJsonSafe(value, RESULT_WALK_CHARS);
+      if (safe.promise) error = unawaitedInResult(promisePath(value, "result"));
+      else {
+        result = safe.value;
+        lowerBound = safe.truncated;
+      }
+    }
+    const room = options.maxOutputChars - (error?.stack?.length ?? 0);
+    const shaped = shapeOutput(
+      { result, logs: logs.lines, logsDropped: logs.dropped(), lowerBound },
+      Math.max(room, 0),
+      parts.cutOutsidePii,
+    );
+    const skillRuns = pending.skillRuns();
+    const whole = shaped.truncation && options.keepWholeResult && !lowerBound ? stringify(result) : undefined;
+    /** @type {IsolateReport} */
+    const report = {
+      ...(shaped.resultJson === undefined ? {} : { resultJson: shaped.resultJson }),
+      ...(whole !== undefined && whole.length <= SESSION_LIMITS.maxFileBytes ? { wholeJson: whole } : {}),
+      ...(skillRuns.length ? { skillRuns } : {}),
+      ...(shaped.truncation ? { truncation: shaped.truncation } : {}),
+      logs: shaped.logs,
+      logsCut: shaped.logsCut,
+      ...(warnings.length ? { warnings } : {}),
+      ...(error ? { error } : {}),
+    };
     return stringify(report);
   }
 }
 
-/**
- * @param {unknown} value
- * @param {number} maxChars
- */
-function resultOf(value, maxChars) {
-  const safe = toJsonSafe(value, maxChars);
-  const json = stringify(safe.value) ?? "null";
-  if (json.length <= maxChars) return { resultJson: json, resultTruncated: safe.truncated };
-  return { resultJson: clip(json, maxChars), resultTruncated: true };
+/** @param {string | undefined} path where the returned value holds a Promise */
+function unawaitedInResult(path) {
+  const where = path === undefined ? "the result holds a Promise" : `${clip(path, 120)} is a Promise`;
+  return {
+    name: "TypeError",
+    message: `${where}: missing await? Await each call before returning its value`,
+  };
 }
 
 /** @param {{ name: string, message: string, stack?: string }} error */

@@ -13,19 +13,49 @@ const isError = (value) => protoOf.call(ErrorProto, value);
 const MAX_DEPTH = 32;
 
 /**
- * @typedef {{ chars: number, truncated: boolean }} Budget
+ * @typedef {{ chars: number, truncated: boolean, promise: boolean }} Budget
  */
 
 /**
  * @param {unknown} value
  * @param {number} maxChars rough size after which the walk stops adding entries
- * @returns {{ value: unknown, truncated: boolean }}
+ * @returns {{ value: unknown, truncated: boolean, promise: boolean }} `promise`: a Promise was met
  */
 export function toJsonSafe(value, maxChars) {
   /** @type {Budget} */
-  const budget = { chars: maxChars, truncated: false };
+  const budget = { chars: maxChars, truncated: false, promise: false };
   const out = walk(value, new WeakSet(), 0, budget);
-  return { value: out === undefined ? null : out, truncated: budget.truncated };
+  return { value: out === undefined ? null : out, truncated: budget.truncated, promise: budget.promise };
+}
+
+/**
+ * Where the first Promise in `value` is, as a path from `root` (`result.total`), or undefined.
+ * @param {unknown} value
+ * @param {string} root
+ */
+export function promisePath(value, root) {
+  /** @type {Array<[unknown, string, number]>} */
+  const stack = [[value, root, 0]];
+  const seen = new WeakSet();
+  let visited = 0;
+  while (stack.length > 0 && visited++ < 100_000) {
+    const [node, path, depth] = /** @type {[unknown, string, number]} */ (stack.pop());
+    if (node === null || typeof node !== "object" || seen.has(node) || depth > MAX_DEPTH) continue;
+    seen.add(node);
+    if (toStringTag.call(node) === "[object Promise]") return path;
+    if (isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${path}[${i}]`, depth + 1]);
+    } else if (!(node instanceof Map) && !(node instanceof Set) && !ArrayBuffer.isView(node)) {
+      const keys = objectKeys(node);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = /** @type {string} */ (keys[i]);
+        const step =
+          key.length <= 40 && /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${stringify(key.slice(0, 40))}]`;
+        stack.push([/** @type {Record<string, unknown>} */ (node)[key], path + step, depth + 1]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -90,7 +120,10 @@ function walkObject(obj, seen, depth, budget) {
   if (tag === "[object RegExp]") return String(obj);
   if (tag === "[object Error]" || isError(obj))
     return errorToJson(/** @type {Error} */ (obj), seen, depth, budget);
-  if (tag === "[object Promise]") return "[Promise]";
+  if (tag === "[object Promise]") {
+    budget.promise = true;
+    return "[Promise]";
+  }
   if (obj instanceof ArrayBuffer) return walkList(Array.from(new Uint8Array(obj)), seen, depth, budget);
   if (ArrayBuffer.isView(obj)) {
     const view = /** @type {ArrayLike<number>} */ (/** @type {unknown} */ (obj));

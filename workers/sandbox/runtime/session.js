@@ -2,6 +2,7 @@
 // code"). Each call goes over RPC to the bridge's `session()` as one SessionCall (shared/contract/
 // session.ts); the gateway validates it, counts it and runs it in the session's Durable Object.
 // Values are checked here only to fail early with a clear message; the gateway checks again.
+import { SESSION_LIMITS } from "../../../shared/contract/caps";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
 
 const parse = JSON.parse;
@@ -12,10 +13,12 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const encode = encoder.encode.bind(encoder);
 const decode = decoder.decode.bind(decoder);
-// Kept in step with SESSION_LIMITS in shared/contract/session.ts; the gateway enforces them.
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
-const MAX_VALUE_CHARS = 1_000_000;
-const MAX_KEY_CHARS = 512;
+// The gateway enforces the same limits (shared/contract/session.ts).
+const {
+  maxFileBytes: MAX_FILE_BYTES,
+  maxStateValueChars: MAX_VALUE_CHARS,
+  maxKeyChars: MAX_KEY_CHARS,
+} = SESSION_LIMITS;
 
 /**
  * @typedef {import("../../../shared/contract/sandbox").SandboxBridgeApi} Bridge
@@ -66,10 +69,26 @@ function tooLarge(size, unit) {
 }
 
 /**
+ * `methods` with each call's promise tracked as `<name>.<method>()`.
+ * @param {string} name
+ * @param {Record<string, (...args: unknown[]) => Promise<unknown>>} methods
+ * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track
+ */
+function tracked(name, methods, track) {
+  /** @type {Record<string, (...args: unknown[]) => Promise<unknown>>} */
+  const out = {};
+  for (const [method, fn] of Object.entries(methods)) {
+    out[method] = (...args) => track(`${name}.${method}()`, fn(...args));
+  }
+  return out;
+}
+
+/**
  * @param {Bridge | undefined} bridge
  * @param {(res: import("../../../shared/contract/sandbox").BridgeResult) => unknown} unwrap
+ * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track pending.js: no call is dropped
  */
-export function installSession(bridge, unwrap) {
+export function installSession(bridge, unwrap, track) {
   /** @param {SessionCall} call */
   const send = async (call) => {
     if (!bridge) throw fail("NoSessionError", "This sandbox has no session");
@@ -128,7 +147,7 @@ export function installSession(bridge, unwrap) {
   };
 
   const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
-  g.state = state;
-  g.workspace = workspace;
-  g.session = session;
+  g.state = tracked("state", state, track);
+  g.workspace = tracked("workspace", workspace, track);
+  g.session = tracked("session", session, track);
 }

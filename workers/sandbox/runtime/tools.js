@@ -1,5 +1,5 @@
 // The tool globals agent code sees: `tools.<server>.<tool>(args)`, `callTool(name, args)`,
-// `searchTools(query, options)` and `getToolDefinition(name)`. Each goes over RPC to the bridge
+// `searchTools(query, options)` and `getToolDefinition(name, { schema? })`. Each goes over RPC to the bridge
 // object the gateway handed to `run()`. Arguments cross as JSON text, cut to size here; the gateway
 // checks the size again, counts every call against the execution's budgets and keeps the call list
 // that `stats` reports.
@@ -12,8 +12,9 @@ import { clip, ErrorCtor } from "./intrinsics.js";
  * @param {Bridge | undefined} bridge
  * @param {number} maxArgChars
  * @param {(name: string, args: unknown) => Promise<unknown>} callSkill `callTool("skills.<name>", args)`
+ * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track pending.js: no call is dropped
  */
-export function installTools(bridge, maxArgChars, callSkill) {
+export function installTools(bridge, maxArgChars, callSkill, track) {
   const need = () => {
     if (!bridge) throw new ErrorCtor("No tools are available in this sandbox");
     return bridge;
@@ -23,10 +24,15 @@ export function installTools(bridge, maxArgChars, callSkill) {
    * @param {unknown} name
    * @param {unknown} args
    */
-  const callTool = async (name, args) => {
+  const send = async (
+    /** @type {unknown} */ name,
+    /** @type {unknown} */ args,
+    /** @type {string} */ label,
+  ) => unwrap(await need().callTool(name, toJsonText(args, maxArgChars, label)));
+  const callTool = (/** @type {unknown} */ name, /** @type {unknown} */ args) => {
     if (typeof name === "string" && name.startsWith("skills.")) return callSkill(name.slice(7), args);
     const label = typeof name === "string" ? clip(name, 200) : "callTool";
-    return unwrap(await need().callTool(name, toJsonText(args, maxArgChars, label)));
+    return track(`tools.${label}()`, send(name, args, label));
   };
 
   /** @param {string} server */
@@ -56,10 +62,20 @@ export function installTools(bridge, maxArgChars, callSkill) {
   const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
   g.tools = tools;
   g.callTool = callTool;
-  g.searchTools = async (/** @type {unknown} */ query, /** @type {unknown} */ options) => {
+  const search = async (/** @type {unknown} */ query, /** @type {unknown} */ options) => {
     const opts = options !== null && typeof options === "object" ? options : {};
     const input = query === undefined ? opts : { ...opts, query };
     return unwrap(await need().searchTools(toJsonText(input, 10_000, "searchTools")));
   };
-  g.getToolDefinition = async (/** @type {unknown} */ name) => unwrap(await need().getToolDefinition(name));
+  g.searchTools = (/** @type {unknown} */ query, /** @type {unknown} */ options) =>
+    track("searchTools()", search(query, options));
+  const definition = async (/** @type {unknown} */ name, /** @type {unknown} */ options) => {
+    const schema =
+      options !== null &&
+      typeof options === "object" &&
+      /** @type {{ schema?: unknown }} */ (options).schema === true;
+    return unwrap(await need().getToolDefinition(name, schema));
+  };
+  g.getToolDefinition = (/** @type {unknown} */ name, /** @type {unknown} */ options) =>
+    track("getToolDefinition()", definition(name, options));
 }

@@ -1,38 +1,43 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { definitionInputShape, searchInputShape } from "../../bridge/discovery-io";
-import { DefinitionError, definition, type RequestScope, search } from "../../operations";
+import {
+  definitionInputShape,
+  SIGNED_ENTRIES,
+  searchInputShape,
+} from "../../../../shared/contract/discovery";
+import { ToolCallError } from "../../bridge/call-tool";
+import type { RequestContext } from "../../context/request-context";
+import { definition, search } from "../../operations/discovery";
 
 const json = (value: unknown, isError = false) => ({
   content: [{ type: "text" as const, text: JSON.stringify(value) }],
   ...(isError ? { isError: true } : {}),
 });
 
-export function registerDiscoveryTools(server: McpServer, scope: RequestScope): void {
+export function registerDiscoveryTools(server: McpServer, ctx: RequestContext): void {
   server.registerTool(
     "search_tools",
     {
       title: "Search upstream tools",
-      description:
-        "Find upstream MCP tools to call from execute code. Returns qualified names (server.tool), one-line descriptions and TypeScript call signatures.",
+      description: `Find upstream MCP tools to call from execute code: a ranked page of qualified names (server.tool), one-line descriptions, TypeScript call signatures of the first ${SIGNED_ENTRIES}, and the total.`,
       inputSchema: searchInputShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async (input) => json(await search(scope, input)),
+    async (input) => json(await search(ctx, input)),
   );
   server.registerTool(
     "get_tool_definition",
     {
       title: "Get a tool's definition",
       description:
-        "Full definition of one upstream tool: description, input/output JSON Schema and a TypeScript declaration for calling it from code.",
+        "One upstream tool as a TypeScript declaration for calling it from code, with its description and constraints in doc comments.",
       inputSchema: definitionInputShape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    async ({ name }) => {
+    async ({ name, schema }) => {
       try {
-        return json(await definition(scope, name));
+        return json(await definition(ctx, name, { schema }));
       } catch (err) {
-        if (err instanceof DefinitionError)
+        if (err instanceof ToolCallError)
           return json({ error: { name: err.name, message: err.message } }, true);
         throw err;
       }

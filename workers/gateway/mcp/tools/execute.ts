@@ -3,11 +3,12 @@ import {
   type ExecuteInput,
   type ExecuteResult,
   executeInputShape,
-  executeResultShape,
+  executeOutputShape,
+  failedExecution,
 } from "../../../../shared/contract/execute";
-import { HttpError } from "../../http/errors";
-import { inExecutionSlot } from "../../limits/concurrency";
-import { execute, type RequestScope } from "../../operations";
+import type { RequestContext } from "../../context/request-context";
+import { GatewayError } from "../../errors";
+import { execute } from "../../operations/execute";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
 \`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
@@ -15,7 +16,7 @@ In code:
 - tools.<server>.<tool>(args) or callTool("server.tool", args) calls an upstream MCP tool; resolves to its structured result (or parsed text); throws on error.
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
 - state.get/set/delete/keys (JSON) and workspace.write/read/readBytes/list/delete (files) persist in the session; session.info(), session.history().
-- skills.save({ name, description, code, inputSchema? }) keeps code (a function body of \`args\`) for the team; skills.<name>(args) runs it; search_tools finds skills.
+- skills.save({ name, description, code, inputSchema?, outputSchema? }) keeps TypeScript code (a function body of \`args\`) for the team; skills.<name>(args) runs it; search_tools finds skills.
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.
 language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
 
@@ -29,41 +30,40 @@ export function toToolResult(result: ExecuteResult) {
 }
 
 /**
- * The `execute` tool's answer, whichever way the call arrived (the SDK server, or the route's direct
- * path): an unknown sessionId is a SessionNotFoundError result; any other failure is a tool error
- * carrying its message, as the SDK makes it.
+ * The `execute` tool's answer, whichever way the call arrived (the SDK server, or the route's own
+ * path for a lone execution, with the lease admission `granted` it): an unknown sessionId is a
+ * SessionNotFoundError result; any other failure is a tool error carrying its message, as the SDK
+ * makes it.
  */
-export async function executeToolAnswer(scope: RequestScope, input: ExecuteInput) {
+export async function executeToolAnswer(ctx: RequestContext, input: ExecuteInput, granted?: string | null) {
   try {
-    return toToolResult(await inExecutionSlot(scope, () => execute(scope, input)));
+    return toToolResult(await execute(ctx, input, granted));
   } catch (err) {
-    if (!(err instanceof HttpError && err.code === "session_not_found")) {
+    if (!(err instanceof GatewayError && err.code === "session_not_found")) {
       return {
         content: [{ type: "text" as const, text: err instanceof Error ? err.message : String(err) }],
         isError: true,
       };
     }
-    return toToolResult({
-      logs: [],
-      error: {
+    return toToolResult(
+      failedExecution({
         name: "SessionNotFoundError",
         message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
-      },
-      stats: { durationMs: 0, toolCalls: 0, truncated: false },
-    });
+      }),
+    );
   }
 }
 
-export function registerExecuteTool(server: McpServer, scope: RequestScope): void {
+export function registerExecuteTool(server: McpServer, ctx: RequestContext): void {
   server.registerTool(
     "execute",
     {
       title: "Execute code",
       description: DESCRIPTION,
       inputSchema: executeInputShape,
-      outputSchema: executeResultShape,
+      outputSchema: executeOutputShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input) => executeToolAnswer(scope, input),
+    (input) => executeToolAnswer(ctx, input),
   );
 }

@@ -3,27 +3,36 @@
 # run() is called. run() parses the code, guards every loop and function body, makes the value of
 # a trailing expression the result, runs it with top-level await, and reports JSON text that the
 # isolate turns into the same report as TypeScript's. Everything the code reaches outside Python
-# goes through `fns` (py-bridge.js), as JSON text.
+# goes through `fns` (py-bridge.js), as JSON text, by the globals of _sandbox_globals.py.
 import ast
-import base64
 import builtins
-import dataclasses
-import datetime
-import decimal
 import itertools
 import json
 import linecache
 import logging
-import math
 import operator
+import inspect
 import secrets
 import sys
 import time
 import traceback
 
+from _sandbox_globals import (
+    _definition,
+    _Env,
+    _jsonable,
+    _search,
+    _Session,
+    _Skills,
+    _State,
+    _Tools,
+    _track_methods,
+    _tracked,
+    _Workspace,
+)
+
 AGENT_FILE = "<code>"
 CHUNK = 1024
-MAX_DEPTH = 100
 # Below what the isolate's JS stack holds even with exception handling on every frame: past it
 # CPython raises RecursionError instead of the wasm stack overflowing, which kills the interpreter.
 RECURSION_LIMIT = 400
@@ -31,6 +40,10 @@ RECURSION_LIMIT = 400
 
 class BudgetExceeded(BaseException):
     """The guard's stop. A BaseException, so `except Exception:` in the code does not swallow it."""
+
+    def __init__(self, why, fix):
+        super().__init__(why)
+        self.fix = fix
 
 
 def preimport():
@@ -83,23 +96,23 @@ class _Chunks:
     def __next__(self):
         b = self.b
         if b.steps_left <= 0:
-            _trip(b, "the step limit (EXEC_MAX_STEPS) was reached")
+            _trip(b, "the step limit (EXEC_MAX_STEPS) was reached", "end loops sooner, or do less per execution")
         if time.monotonic() > b.deadline:
-            _trip(b, "the time limit was reached")
+            _trip(b, "the time limit was reached", "do less computation per execution, or pass a larger timeoutMs to execute")
         b.steps_left -= CHUNK
         return itertools.repeat(None, CHUNK)
 
 
-def _trip(b, why):
+def _trip(b, why, fix):
     b.tripped = why
 
     def stopped(*_):
-        raise BudgetExceeded(why)
+        raise BudgetExceeded(why, fix)
 
     # chain.from_iterable drops a source that raised: from now on every tick raises by itself.
     builtins.__dict__[b.names[0]] = stopped
     builtins.__dict__[b.names[1]] = stopped
-    raise BudgetExceeded(why)
+    raise BudgetExceeded(why, fix)
 
 
 def _install_guard(b):
@@ -144,186 +157,6 @@ class _Instrument(ast.NodeTransformer):
         return node
 
 
-# --- what the code calls: tools, discovery, state, workspace, session, skills --------------------
-_error_types = {}
-
-
-def _error(name, message, path=None):
-    cls = _error_types.get(name)
-    if cls is None:
-        cls = type(name if name.isidentifier() else "ToolError", (Exception,), {})
-        _error_types[name] = cls
-    err = cls(message)
-    if path is not None:
-        err.path = path
-    return err
-
-
-def _answer(text):
-    res = json.loads(text)
-    if res.get("ok"):
-        return res.get("value")
-    e = res.get("error") or {}
-    raise _error(str(e.get("name", "Error")), str(e.get("message", "")), e.get("path"))
-
-
-def _args_json(args, kwargs, what, max_chars):
-    if args and kwargs:
-        raise TypeError(f"{what}: pass keyword arguments or one dict, not both")
-    if len(args) > 1:
-        raise TypeError(f"{what}: pass keyword arguments or one dict")
-    value = args[0] if args else kwargs
-    if value is None:
-        value = {}
-    try:
-        text = json.dumps(_jsonable(value, 0, set()), allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{what}: arguments are not JSON-serializable ({e})") from None
-    if len(text) > max_chars:
-        raise _error("LimitError", f"{what}: arguments are {len(text)} characters of JSON; the limit is {max_chars}")
-    return text
-
-
-class _Server:
-    def __init__(self, env, server):
-        self._env = env
-        self._server = server
-
-    def __getattr__(self, tool):
-        if tool.startswith("__"):
-            raise AttributeError(tool)
-        return self._env.tool(f"{self._server}.{tool}")
-
-    __getitem__ = __getattr__
-
-
-class _Tools:
-    def __init__(self, env):
-        self._env = env
-
-    def __getattr__(self, server):
-        if server.startswith("__"):
-            raise AttributeError(server)
-        return _Server(self._env, server)
-
-    __getitem__ = __getattr__
-
-
-class _State:
-    def __init__(self, env):
-        self._env = env
-
-    async def get(self, key):
-        text = await self._env.session({"op": "state.get", "key": key})
-        return None if text is None else json.loads(text)
-
-    async def set(self, key, value):
-        text = json.dumps(_jsonable(value, 0, set()), allow_nan=False)
-        await self._env.session({"op": "state.set", "key": key, "json": text})
-
-    async def delete(self, key):
-        return await self._env.session({"op": "state.delete", "key": key})
-
-    async def keys(self, prefix=None):
-        return await self._env.session({"op": "state.keys", **({} if prefix is None else {"prefix": prefix})})
-
-
-class _Workspace:
-    def __init__(self, env):
-        self._env = env
-
-    async def write(self, path, data):
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError("workspace.write(path, data): data must be str or bytes")
-        return await self._env.session({"op": "workspace.write", "path": str(path)}, bytes(data))
-
-    async def read_bytes(self, path):
-        return await self._env.session({"op": "workspace.read", "path": str(path)})
-
-    async def read(self, path):
-        return (await self.read_bytes(path)).decode("utf-8", errors="replace")
-
-    async def list(self, prefix=None):
-        return await self._env.session({"op": "workspace.list", **({} if prefix is None else {"prefix": prefix})})
-
-    async def delete(self, path):
-        return await self._env.session({"op": "workspace.delete", "path": str(path)})
-
-
-class _Session:
-    def __init__(self, env):
-        self._env = env
-
-    async def info(self):
-        return await self._env.session({"op": "session.info"})
-
-    async def history(self):
-        return await self._env.session({"op": "session.history"})
-
-
-class _Skills:
-    def __init__(self, env):
-        self._env = env
-
-    async def save(self, name, description, code, input_schema=None):
-        payload = {"name": name, "description": description, "code": code}
-        if input_schema is not None:
-            payload["inputSchema"] = input_schema
-        return await self._env.skills("save", payload)
-
-    async def list(self):
-        return await self._env.skills("list", {})
-
-    async def get(self, name, version=None):
-        return await self._env.skills("get", {"name": name, **({} if version is None else {"version": version})})
-
-    async def delete(self, name):
-        return await self._env.skills("delete", {"name": name})
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        env = self._env
-
-        async def run(*args, **kwargs):
-            text = _args_json(args, kwargs, f"skills.{name}", env.max_arg_chars)
-            return _answer(await env.fns.callSkill(name, text))
-
-        return run
-
-    __getitem__ = __getattr__
-
-
-class _Env:
-    """The JS functions of py-bridge.js, wrapped: JSON text out, values or exceptions back."""
-
-    def __init__(self, fns, max_arg_chars):
-        self.fns = fns
-        self.max_arg_chars = max_arg_chars
-
-    def tool(self, name):
-        async def call(*args, **kwargs):
-            text = _args_json(args, kwargs, name, self.max_arg_chars)
-            return _answer(await self.fns.callTool(name, text))
-
-        call.__name__ = name
-        return call
-
-    async def session(self, call, data=None):
-        from pyodide.ffi import to_js
-
-        out = await self.fns.session(json.dumps(call), None if data is None else to_js(data))
-        if isinstance(out, str):
-            return _answer(out)
-        return out.to_bytes()
-
-    async def skills(self, op, payload):
-        text = _args_json((payload,), {}, f"skills.{op}", self.max_arg_chars)
-        return _answer(await self.fns.skills(op, text))
-
-
 # --- logging and results ---------------------------------------------------------------------------
 _LEVELS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warn", "ERROR": "error", "CRITICAL": "error"}
 
@@ -340,48 +173,9 @@ class _LogHandler(logging.Handler):
             pass
 
 
-def _jsonable(v, depth, seen):
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if isinstance(v, int):
-        return v if -(2**53) <= v <= 2**53 else str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return v
-    if depth > MAX_DEPTH:
-        return "[depth limit]"
-    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
-        return v.isoformat()
-    if isinstance(v, decimal.Decimal):
-        return str(v)
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return {"type": "bytes", "base64": base64.b64encode(bytes(v)).decode("ascii")}
-    if hasattr(v, "to_py"):
-        return _jsonable(v.to_py(), depth + 1, seen)
-    if id(v) in seen:
-        return "[Circular]"
-    seen.add(id(v))
-    try:
-        if isinstance(v, dict):
-            return {k if isinstance(k, str) else str(k): _jsonable(x, depth + 1, seen) for k, x in v.items()}
-        if isinstance(v, (list, tuple, set, frozenset)):
-            return [_jsonable(x, depth + 1, seen) for x in v]
-        if dataclasses.is_dataclass(v) and not isinstance(v, type):
-            return {f.name: _jsonable(getattr(v, f.name), depth + 1, seen) for f in dataclasses.fields(v)}
-        return repr(v)
-    finally:
-        seen.discard(id(v))
-
-
 def _describe(e):
-    tb = e.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != AGENT_FILE:
-        tb = tb.tb_next
     line = None
-    t = tb
+    t = e.__traceback__
     while t is not None:
         if t.tb_frame.f_code.co_filename == AGENT_FILE:
             line = t.tb_lineno
@@ -394,13 +188,87 @@ def _describe(e):
         out["column"] = e.offset
     if isinstance(e, BudgetExceeded):
         out["name"] = "TimeoutError"
-        out["message"] = f"Execution stopped: {e}" + (f" (line {line})" if line else "")
+        out["message"] = f"Execution stopped: {e}" + (f" (line {line})" if line else "") + f"; {e.fix}"
     if line is not None:
         out["line"] = line
-    out["stack"] = "".join(traceback.TracebackException(type(e), e, tb).format())[-8000:]
-    out["message"] = out["message"][:4000]
+    if isinstance(e, (AttributeError, TypeError)) and "'coroutine' object" in out["message"]:
+        out["message"] += " (a call was not awaited: write (await tools.<server>.<tool>(...)))"
+    out["stack"] = "".join(_agent_traceback(e).format())[-4000:]
+    out["message"] = out["message"][:1000]
     out["name"] = out["name"][:200]
     return out
+
+
+def _agent_traceback(e):
+    """The traceback with only the submitted code's frames, in `e` and every exception chained to it."""
+    top = traceback.TracebackException(type(e), e, e.__traceback__)
+    todo, seen = [top], set()
+    while todo:
+        te = todo.pop()
+        if id(te) in seen:
+            continue
+        seen.add(id(te))
+        te.stack = traceback.StackSummary.from_list([f for f in te.stack if f.filename == AGENT_FILE])
+        todo.extend(x for x in (te.__cause__, te.__context__, *(getattr(te, "exceptions", None) or ())) if x is not None)
+    return top
+
+
+MAX_WARNINGS = 5
+
+
+async def _settle(env, deadline):
+    """Runs the calls the code started but never awaited (a coroutine runs only when awaited),
+    until the deadline; says what became of each, grouped by call."""
+    import asyncio
+
+    groups = {}
+    seen = 0
+    while seen < len(env.calls):
+        coro = env.calls[seen]
+        seen += 1
+        if inspect.getcoroutinestate(coro) != inspect.CORO_CREATED:
+            continue
+        label = f"{coro.__qualname__}()"
+        left = deadline - time.monotonic()
+        if left <= 0:
+            coro.close()
+            outcome = "late"
+        else:
+            try:
+                await asyncio.wait_for(coro, left)
+                outcome = "ok"
+            except asyncio.TimeoutError:
+                outcome = "late"
+            except Exception as e:  # noqa: BLE001
+                outcome = f"{type(e).__name__}: {str(e)[:140]}"
+        groups.setdefault(label, []).append(outcome)
+    warnings = []
+    for label, outcomes in groups.items():
+        if len(warnings) == MAX_WARNINGS:
+            warnings.append(f"{len(groups) - MAX_WARNINGS} more calls were not awaited")
+            break
+        warnings.append(_not_awaited(label, outcomes))
+    return warnings
+
+
+def _not_awaited(label, outcomes):
+    head = f"{label} was not awaited; it ran after the code returned"
+    if len(outcomes) == 1:
+        o = outcomes[0]
+        if o == "ok":
+            return f"{head} and completed"
+        if o == "late":
+            return f"{label} was not awaited and did not run before the time limit"
+        return f"{head} and failed: {o}"
+    ok = outcomes.count("ok")
+    late = outcomes.count("late")
+    failed = [o for o in outcomes if o not in ("ok", "late")]
+    parts = [f"{ok} completed"]
+    if failed:
+        parts.append(f"{len(failed)} failed (first: {failed[0]})")
+    if late:
+        parts.append(f"{late} did not run before the time limit")
+    return f"{label} was not awaited ({len(outcomes)} calls); they ran after the code returned: {', '.join(parts)}"
 
 
 async def run(code, options, fns, log):
@@ -421,14 +289,14 @@ async def run(code, options, fns, log):
         "__builtins__": builtins,
         "tools": _Tools(env),
         "call_tool": lambda name, args=None: env.tool(str(name))(args),
-        "search_tools": lambda query=None, **opts: _search(env, query, opts),
-        "get_tool_definition": lambda name: _definition(env, name),
-        "state": _State(env),
-        "workspace": _Workspace(env),
-        "session": _Session(env),
-        "skills": _Skills(env),
+        "search_tools": _tracked(env, lambda query=None, **opts: _search(env, query, opts)),
+        "get_tool_definition": _tracked(env, lambda name, schema=False: _definition(env, name, schema)),
+        "state": _track_methods(_State(env), "state"),
+        "workspace": _track_methods(_Workspace(env), "workspace"),
+        "session": _track_methods(_Session(env), "session"),
+        "skills": _track_methods(_Skills(env), "skills"),
     }
-    report = {"resultTruncated": False}
+    report = {}
     try:
         tree = ast.parse(code, filename=AGENT_FILE, mode="exec")
         tree = _Instrument(names).visit(tree)
@@ -442,12 +310,6 @@ async def run(code, options, fns, log):
         pending = eval(compiled, g)  # noqa: S307 - the code is the user's, in its own isolate
         if pending is not None and hasattr(pending, "__await__"):
             await pending
-        if result_name in g and g[result_name] is not None:
-            text = json.dumps(_jsonable(g[result_name], 0, set()), allow_nan=False)
-            if len(text) > max_chars:
-                text = text[:max_chars]
-                report["resultTruncated"] = True
-            report["resultJson"] = text
     except BaseException as e:  # noqa: BLE001
         report["error"] = _describe(e)
         if budget.tripped is None and _exhausted(budget):
@@ -455,10 +317,29 @@ async def run(code, options, fns, log):
             # StopIteration, which is what stopped the code.
             report["error"]["name"] = "RecursionError"
             report["error"]["message"] = "maximum recursion depth exceeded (the code kept recursing after RecursionError)"
+    try:
+        warnings = await _settle(env, budget.deadline)
+        if warnings:
+            report["warnings"] = warnings
+        if "error" not in report and result_name in g and g[result_name] is not None:
+            text = json.dumps(_jsonable(g[result_name], 0, set()), allow_nan=False)
+            if len(text) > max_chars:
+                raise _result_too_large(len(text), max_chars)
+            report["resultJson"] = text
+    except BaseException as e:  # noqa: BLE001
+        report["error"] = _describe(e)
     finally:
         for name in names:
             builtins.__dict__.pop(name, None)
     return json.dumps(report)
+
+
+def _result_too_large(size, limit):
+    err = ValueError(
+        f"the result is {size} characters of JSON; at most {limit} can be returned: "
+        "return less (filter or summarize in the code, or write it to workspace)"
+    )
+    return err
 
 
 def _exhausted(budget):
@@ -469,12 +350,3 @@ def _exhausted(budget):
         return True
     except BaseException:  # noqa: BLE001
         return False
-
-
-async def _search(env, query, opts):
-    payload = {k: v for k, v in {"query": query, **opts}.items() if v is not None}
-    return _answer(await env.fns.searchTools(json.dumps(payload)))
-
-
-async def _definition(env, name):
-    return _answer(await env.fns.getToolDefinition(str(name)))

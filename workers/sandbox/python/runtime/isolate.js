@@ -1,6 +1,6 @@
 // Main module of a Python isolate. The host loads it with pyodide's files (dist/manifest.mjs) and,
-// once it has one, a memory snapshot; then calls run(options, code, bridge) once over RPC, or
-// snapshot() to make that snapshot. run() returns one JSON text shaped like the TypeScript
+// once it has one, a memory snapshot; then calls runAgentCode(options, code, bridge) once over RPC, or
+// snapshot() to make that snapshot. runAgentCode() returns one JSON text shaped like the TypeScript
 // runtime's report (IsolateReport in shared/contract/sandbox.ts) and never throws. As for
 // TypeScript, env is empty and globalOutbound null: the bridge argument is the only way out.
 // The TypeScript runtime's modules (all parts: bridge-io, guard, invoke-skills, session, tools) set up
@@ -9,6 +9,7 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
+import globalsSource from "./_sandbox_globals.py";
 import { toJsonText, unwrap } from "./bridge-io.js";
 import driverSource from "./driver.py";
 import { configureGuard } from "./guard.js";
@@ -18,12 +19,15 @@ import pyodideWasm from "./pyodide.asm.wasm";
 import { loadPyodide } from "./pyodide.mjs";
 import lockText from "./pyodide-lock.json";
 import stdlibZip from "./python_stdlib.zip";
+import { cutOutsidePii, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
 import { installSession } from "./session.js";
 import loadedSkills from "./skills.js";
 import snapshotData from "./snapshot.js";
 import { installTools } from "./tools.js";
 
 const LOG_LINES = 10_000;
+/** Characters of JSON a Python result may have before it is cut (RESULT_WALK_CHARS in shared/contract/caps.ts). */
+const RESULT_CHARS = 5_000_000;
 
 // pyodide fetches the stdlib zip (answered from the data module) and prefetches the wasm (unused).
 const realFetch = globalThis.fetch;
@@ -64,7 +68,9 @@ async function boot(makeSnapshot) {
     if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
     py.pyimport("_sandbox").after_restore();
   } else {
+    // _sandbox imports _sandbox_globals: both are in sys.modules of the snapshot made from here.
     py.FS.writeFile("/home/pyodide/_sandbox.py", driverSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_globals.py", globalsSource);
     py.runPython("import _sandbox");
     py.pyimport("_sandbox").preimport();
   }
@@ -87,8 +93,8 @@ export default class PythonSandbox extends WorkerEntrypoint {
    * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
    * @returns {Promise<string>}
    */
-  async run(options, code, bridge) {
-    if (started) throw new Error("run() may be called once per isolate");
+  async runAgentCode(options, code, bridge) {
+    if (started) throw new Error("runAgentCode() may be called once per isolate");
     started = true;
     const logs = [];
     let chars = 0;
@@ -102,12 +108,22 @@ export default class PythonSandbox extends WorkerEntrypoint {
       chars += line.length;
       logs.push(line);
     };
+    const pending = pendingCalls();
+    /** @type {{ resultJson?: string, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number } }} */
+    let ran;
     try {
       const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
         toJsonText(value, options.maxArgChars, what);
-      const callSkill = installSkills(bridge, loadedSkills, options.missingSkills, toJson, unwrap);
-      installTools(bridge, options.maxArgChars, callSkill);
-      installSession(bridge, unwrap);
+      const callSkill = installSkills(
+        bridge,
+        loadedSkills,
+        options.missingSkills,
+        toJson,
+        unwrap,
+        pending.track,
+      );
+      installTools(bridge, options.maxArgChars, callSkill, pending.track);
+      installSession(bridge, unwrap, pending.track);
       configureGuard(options.timeoutMs, options.maxSteps);
       const py = await boot(false);
       py.setStdout({ batched: (s) => log("log", s) });
@@ -118,20 +134,37 @@ export default class PythonSandbox extends WorkerEntrypoint {
         py.toPy({
           timeoutMs: options.timeoutMs,
           maxSteps: options.maxSteps,
-          maxChars: options.maxOutputChars * 2,
+          maxChars: RESULT_CHARS,
           maxArgChars: options.maxArgChars,
         }),
         makeBridgeFunctions(bridge, callSkill),
         log,
       );
-      const parsed = JSON.parse(report);
-      return JSON.stringify({ ...parsed, logs, logsDropped: dropped });
+      ran = JSON.parse(report);
     } catch (err) {
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 3_000);
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
       const error = /maximum call stack/i.test(message)
         ? { name: "RecursionError", message: `Python recursion exhausted the stack (${message})` }
         : { name: "SandboxError", message: `The Python runtime failed: ${message}` };
-      return JSON.stringify({ resultTruncated: false, logs, logsDropped: dropped, error });
+      ran = { error };
     }
+    const result = ran.resultJson === undefined ? undefined : JSON.parse(ran.resultJson);
+    const shaped = shapeOutput(
+      { result, logs, logsDropped: dropped },
+      Math.max(0, options.maxOutputChars - (ran.error?.stack?.length ?? 0)),
+      options.piiSafeCuts ? cutOutsidePii : undefined,
+    );
+    const warnings = [...(ran.warnings ?? []), ...(await pending.settle(Promise.resolve()))];
+    const keepWhole =
+      shaped.truncation && options.keepWholeResult && ran.resultJson.length <= SESSION_LIMITS.maxFileBytes;
+    return JSON.stringify({
+      ...(shaped.resultJson === undefined ? {} : { resultJson: shaped.resultJson }),
+      ...(keepWhole ? { wholeJson: ran.resultJson } : {}),
+      ...(shaped.truncation ? { truncation: shaped.truncation } : {}),
+      logs: shaped.logs,
+      logsCut: shaped.logsCut,
+      ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
+      ...(ran.error ? { error: ran.error } : {}),
+    });
   }
 }

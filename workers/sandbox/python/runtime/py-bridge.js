@@ -16,7 +16,8 @@ export function makeBridgeFunctions(bridge, callSkill) {
     callTool: async (/** @type {string} */ name, /** @type {string} */ argsJson) =>
       json(await need().callTool(name, argsJson)),
     searchTools: async (/** @type {string} */ optionsJson) => json(await need().searchTools(optionsJson)),
-    getToolDefinition: async (/** @type {string} */ name) => json(await need().getToolDefinition(name)),
+    getToolDefinition: async (/** @type {string} */ name, /** @type {boolean} */ schema) =>
+      json(await need().getToolDefinition(name, schema === true)),
     callSkill: async (/** @type {string} */ name, /** @type {string} */ argsJson) => {
       try {
         const value = await callSkill(name, JSON.parse(argsJson));

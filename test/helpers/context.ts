@@ -1,0 +1,33 @@
+import { env } from "cloudflare:test";
+import { BridgeWork } from "../../workers/gateway/bridge/work";
+import { loadConfig } from "../../workers/gateway/config";
+import type { RequestContext } from "../../workers/gateway/context/request-context";
+import type { GatewayEnv } from "../../workers/gateway/env";
+import type { ExecutionLedger } from "../../workers/gateway/execution/ledger";
+import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
+import { ExecutionSession } from "../../workers/gateway/sessions/execution";
+
+/** The bridge's work for one execution in `ctx`, with the session that context resolves to. */
+export async function bridgeWork(ctx: RequestContext, ledger: ExecutionLedger, egress: string[] = []) {
+  const session = await ExecutionSession.open(ctx, undefined);
+  return new BridgeWork(ctx, ledger, { egress, session });
+}
+
+/** A request context of team default (no stored record) over the real bindings, as the middleware builds it. */
+export function testContext(
+  limits: Partial<ExecutionLimits> = {},
+  overrides: Partial<GatewayEnv> = {},
+): RequestContext {
+  const loaded = loadConfig(env as unknown as GatewayEnv);
+  if (!loaded.ok) throw new Error(loaded.problems.join("; "));
+  return {
+    env: { ...(env as unknown as GatewayEnv), ...overrides },
+    config: { ...loaded.config, limits: { ...loaded.config.limits, ...limits } },
+    requestId: "req-test",
+    team: "default",
+    teamRecord: null,
+    keyId: "dev",
+    via: "rest",
+    waitUntil: () => {},
+  };
+}

@@ -1,0 +1,67 @@
+import type { GatewayEnv } from "../env";
+import { HttpError } from "../http/errors";
+import { DEFAULT_TEAM } from "../teams/schema";
+import { TeamStore } from "../teams/store";
+
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="mcp"' };
+
+/** The key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+export function presentedKey(headers: Headers): string | undefined {
+  const auth = headers.get("Authorization");
+  if (auth) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    return match?.[1];
+  }
+  return headers.get("X-API-Key")?.trim() || undefined;
+}
+
+/** Compares in constant time (hashing first makes the lengths equal). */
+export async function sameSecret(a: string, b: string): Promise<boolean> {
+  const enc = new TextEncoder();
+  const [ha, hb] = await Promise.all([
+    crypto.subtle.digest("SHA-256", enc.encode(a)),
+    crypto.subtle.digest("SHA-256", enc.encode(b)),
+  ]);
+  return crypto.subtle.timingSafeEqual(ha, hb);
+}
+
+const TOUCH_EVERY_MS = 60_000;
+const touched = new Map<string, number>();
+
+/** Whose the request is: the API key's team and id (`dev` for DEV_API_KEY). */
+export interface ApiKey {
+  team: string;
+  keyId: string;
+}
+
+/**
+ * The key every /mcp and /v1/* request carries: a team's key (looked up by its SHA-256 in KV) or,
+ * for local development and tests, DEV_API_KEY (team `default`). Missing or unknown: 401.
+ */
+export async function authenticate(
+  env: GatewayEnv,
+  devApiKey: string | undefined,
+  headers: Headers,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Promise<ApiKey> {
+  const key = presentedKey(headers);
+  if (key === undefined) {
+    throw new HttpError(
+      401,
+      "unauthorized",
+      "An API key is required: send Authorization: Bearer <key> or X-API-Key",
+      CHALLENGE,
+    );
+  }
+  if (devApiKey !== undefined && (await sameSecret(key, devApiKey)))
+    return { team: DEFAULT_TEAM, keyId: "dev" };
+  const teams = new TeamStore(env.TEAMS);
+  const record = await teams.findKey(key);
+  if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", CHALLENGE);
+  const last = touched.get(record.id) ?? 0;
+  if (Date.now() - last > TOUCH_EVERY_MS) {
+    touched.set(record.id, Date.now());
+    waitUntil(teams.touchKey(record.id));
+  }
+  return { team: record.team, keyId: record.id };
+}

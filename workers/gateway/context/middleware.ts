@@ -1,0 +1,96 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { SessionRecord } from "../../../durable-objects/session/record";
+import { admit, messageCount } from "../admission/admit";
+import type { AppEnv } from "../env";
+import { readJson } from "../http/body";
+import { requireConfig } from "../http/config";
+import { isInitialize, requireValidBatch } from "../mcp/messages";
+import { requireBatchAllowed, requireSession } from "../mcp/sessions";
+import { loadTeam, withTeamLimits } from "../teams/resolve";
+import { timed } from "../timing/clock";
+import { authenticate } from "./api-key";
+import { loneExecuteCall } from "./lone-execute";
+import type { JsonBody, RequestContext } from "./request-context";
+
+/**
+ * Builds the request's context for /mcp and /v1/*, in order: the API key (401), the team's record
+ * (read once) and its limits, the body when the request's cost depends on it, the MCP session the
+ * request names (400/404, after its tokens are taken), then admission: the key's tokens, and for a
+ * lone execution its lease (429). Routes and operations read the finished context; the RateLimit-*
+ * headers go on the answer.
+ */
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const clock = c.get("clock");
+  const waitUntil = (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
+  const deployment = requireConfig(c);
+  const { team, keyId } = await timed(clock, "auth", () =>
+    authenticate(c.env, deployment.devApiKey, c.req.raw.headers, waitUntil),
+  );
+  const teamRecord = await timed(clock, "scope", () => loadTeam(c.env, team));
+  const config = withTeamLimits(deployment, teamRecord);
+  const body = await timed(clock, "body", () => readBody(c), false);
+  const ask = {
+    env: c.env,
+    config,
+    team,
+    keyId,
+    count: body?.ok && c.req.path === "/mcp" ? messageCount(body.value) : 1,
+    clock,
+    waitUntil,
+  };
+  let mcpSession: SessionRecord | undefined;
+  try {
+    mcpSession = await timed(clock, "session", () => checkMcpSession(c, body, team));
+  } catch (err) {
+    // A refused session still costs the request's tokens (a 429 comes first): no free probing.
+    await admit({ ...ask, execution: false });
+    throw err;
+  }
+  const call = body?.ok ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
+  const admission = await admit({ ...ask, execution: call !== undefined });
+  const context: RequestContext = {
+    env: c.env,
+    config,
+    requestId: c.get("requestId"),
+    team,
+    teamRecord,
+    keyId,
+    via: c.req.path === "/mcp" ? "mcp" : "rest",
+    ...(body ? { body } : {}),
+    ...(mcpSession ? { mcpSession } : {}),
+    ...(call ? { loneExecution: { ...call, lease: admission.lease ?? null } } : {}),
+    ...(clock ? { clock } : {}),
+    waitUntil,
+  };
+  c.set("context", Object.freeze(context));
+  await next();
+  for (const [name, value] of Object.entries(admission.headers)) c.res.headers.set(name, value);
+};
+
+/** The JSON body of POST /mcp and POST /v1/execute, read once: their tokens and lease depend on it. */
+async function readBody(c: Context<AppEnv>): Promise<JsonBody | undefined> {
+  if (c.req.method !== "POST" || (c.req.path !== "/mcp" && c.req.path !== "/v1/execute")) return undefined;
+  try {
+    return { ok: true, value: await readJson(c) };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err : new Error(String(err)) };
+  }
+}
+
+/**
+ * The live MCP session a POST /mcp names (every message but a lone initialize needs one), checked
+ * before admission so that a lone execution's lease is taken only for a request that will run.
+ */
+async function checkMcpSession(
+  c: Context<AppEnv>,
+  body: JsonBody | undefined,
+  team: string,
+): Promise<SessionRecord | undefined> {
+  if (c.req.path !== "/mcp" || !body?.ok) return undefined;
+  const batch = Array.isArray(body.value) ? body.value : undefined;
+  if (batch) requireValidBatch(batch);
+  else if (isInitialize(body.value)) return undefined;
+  const session = await requireSession(c.env, c.req.header("Mcp-Session-Id"), team);
+  if (batch) requireBatchAllowed(session, c.req.header("MCP-Protocol-Version"), batch.length);
+  return session;
+}

@@ -1,0 +1,29 @@
+import type {
+  DefinitionOptions,
+  SearchInput,
+  SearchResult,
+  ToolDefinition,
+} from "../../../shared/contract/discovery";
+import type { RequestContext } from "../context/request-context";
+import { searchTools, toolDefinition } from "../discovery/service";
+import { withSkills } from "../skills/discovery";
+import { upstreamsFor } from "../upstreams";
+
+/** `search_tools` (MCP tool and GET /v1/tools). */
+export async function search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
+  const upstreams = await upstreamsFor(ctx);
+  return searchTools(await withSkills(await upstreams.catalog(), ctx), input);
+}
+
+/**
+ * `get_tool_definition` (MCP tool and GET /v1/tools/{name}); a name that is not a tool, or whose
+ * server is broken, throws a ToolCallError saying which (UnknownToolError, UpstreamError, ConfigError).
+ */
+export async function definition(
+  ctx: RequestContext,
+  name: string,
+  options: DefinitionOptions = {},
+): Promise<ToolDefinition> {
+  const upstreams = await upstreamsFor(ctx);
+  return toolDefinition(await withSkills(await upstreams.catalog(), ctx), name, options);
+}

@@ -1,0 +1,199 @@
+import type { ExecutionError } from "../../shared/contract/execute";
+import {
+  failedOutcome,
+  HOST_GRACE_MS,
+  IsolateReport,
+  reportCharCap,
+  type SandboxBridgeApi,
+  type SandboxHostApi,
+  type SandboxOutcome,
+  type SandboxRequest,
+} from "../../shared/contract/sandbox";
+import { AGENT_MODULE, compileAgentCode } from "./compile";
+import { outcomeOf, ReportNotJson } from "./output";
+import { runtimeModules, usesBridge } from "./parts";
+import { callPython, PYTHON_MAIN, pythonModules } from "./python/python-isolate";
+import { skillModules } from "./skill-modules";
+import { mapAgentStack } from "./stack";
+import { keepWholeResult } from "./whole-result";
+
+export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
+
+/** Wall time per phase for the bench (the gateway's PhaseClock); absent in normal operation. */
+export interface PhaseTimer {
+  time<T>(name: string, work: () => Promise<T> | T): Promise<T>;
+}
+
+const timed = <T>(clock: PhaseTimer | undefined, name: string, work: () => Promise<T> | T) =>
+  clock ? clock.time(name, work) : work();
+
+/** The TypeScript/JavaScript isolate's entrypoint (runtime/runtime.js). */
+interface IsolateEntrypoint {
+  runAgentCode(options: SandboxRequest["isolate"], bridge: SandboxBridgeApi | undefined): Promise<unknown>;
+}
+
+/** The sandbox host run in the caller's own isolate: what a deployed gateway does by default. */
+export function inProcessHost(loader: WorkerLoader, clock?: PhaseTimer): SandboxHostApi {
+  return { runSandbox: (request, bridge) => runSandbox(loader, request, bridge, clock) };
+}
+
+/**
+ * The sandbox side of an execution: compiles the agent's code and runs it in a fresh Worker-Loader isolate whose env is empty and
+ * whose network is none; the bridge is its only way out. What the isolate reports is checked for
+ * size before it is parsed and for shape after. Never throws.
+ */
+export async function runSandbox(
+  loader: WorkerLoader,
+  request: SandboxRequest,
+  bridge: SandboxBridgeApi | undefined,
+  clock?: PhaseTimer,
+): Promise<SandboxOutcome> {
+  try {
+    const skills = skillModules(request.skills);
+    if (!skills.ok) return failedOutcome(skills.error);
+    if (request.language === "python") {
+      const modules = await pythonModules(loader, skills.modules);
+      const report = await callIsolate(loader, { mainModule: PYTHON_MAIN, modules }, request, (ep) =>
+        callPython(ep, request, bridge),
+      );
+      const shaped = await withWhole(
+        outcomeOf(report, request.isolate.maxOutputChars, request.isolate.piiSafeCuts),
+        report.wholeJson,
+        bridge,
+      );
+      return report.error ? { ...shaped, error: report.error } : shaped;
+    }
+    const language = request.language;
+    const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
+    if (!compiled.ok) return failedOutcome(compiled.error);
+    const sources = [request.code, ...request.skills.map((s) => s.code)];
+    const guarded = compiled.guarded || skills.guarded;
+    const modules = {
+      ...runtimeModules(sources, { guarded, piiSafeCuts: request.isolate.piiSafeCuts }, skills.modules),
+      [AGENT_MODULE]: compiled.module,
+    };
+    const report = await timed(clock, "isolate", () =>
+      callIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
+        (ep as IsolateEntrypoint).runAgentCode(request.isolate, usesBridge(modules) ? bridge : undefined),
+      ),
+    );
+    const shaped = await timed(clock, "shape", () =>
+      withWhole(
+        outcomeOf(report, request.isolate.maxOutputChars, request.isolate.piiSafeCuts),
+        report.wholeJson,
+        bridge,
+      ),
+    );
+    return report.error ? { ...shaped, error: locate(report.error) } : shaped;
+  } catch (err) {
+    return failedOutcome(hostError(err));
+  }
+}
+
+/** The outcome, with the whole result kept in the session's workspace when the isolate sent it. */
+function withWhole(
+  outcome: SandboxOutcome,
+  wholeJson: string | undefined,
+  bridge: SandboxBridgeApi | undefined,
+): Promise<SandboxOutcome> | SandboxOutcome {
+  return wholeJson !== undefined && bridge ? keepWholeResult(outcome, wholeJson, bridge) : outcome;
+}
+
+/** Loads a fresh isolate of `code`, calls its entrypoint, and reads its report back (bounded in time). */
+async function callIsolate(
+  loader: WorkerLoader,
+  code: { mainModule: string; modules: Record<string, WorkerLoaderModule | string> },
+  request: SandboxRequest,
+  call: (entrypoint: unknown) => Promise<unknown>,
+): Promise<IsolateReport> {
+  const worker = loader.load({
+    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
+    mainModule: code.mainModule,
+    modules: code.modules,
+    env: {},
+    globalOutbound: null,
+    limits: { cpuMs: request.cpuMs },
+  });
+  const entrypoint = worker.getEntrypoint() as unknown as Partial<Disposable>;
+  const { timeoutMs } = request.isolate;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const backstop = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HostTimeout(timeoutMs)), timeoutMs + HOST_GRACE_MS);
+  });
+  try {
+    return readReport(await Promise.race([call(entrypoint), backstop]), request);
+  } finally {
+    clearTimeout(timer);
+    disposeQuietly(entrypoint);
+    disposeQuietly(worker);
+  }
+}
+
+/** The isolate's report: a string no longer than the cap, then JSON, then the schema. */
+function readReport(raw: unknown, request: SandboxRequest): IsolateReport {
+  const cap = reportCharCap(request.isolate);
+  if (typeof raw !== "string") throw new TamperedReport("was not text");
+  if (raw.length > cap) throw new TamperedReport(`was ${raw.length} characters; at most ${cap} are accepted`);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new TamperedReport("was not JSON");
+  }
+  const parsed = IsolateReport.safeParse(json);
+  if (!parsed.success) throw new TamperedReport("did not have the expected shape");
+  return parsed.data;
+}
+
+class HostTimeout extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(
+      `Execution timed out after ${timeoutMs} ms; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
+    );
+    this.name = "TimeoutError";
+  }
+}
+
+/** The runtime's answer was bad: the agent's code must have interfered with it. */
+class TamperedReport extends Error {
+  constructor(what: string) {
+    super(`The sandbox's report ${what} (did the code tamper with the runtime?)`);
+    this.name = "SandboxError";
+  }
+}
+
+function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
+  if (error.stack === undefined) return error;
+  const mapped = mapAgentStack(error.stack);
+  return {
+    ...error,
+    stack: mapped.stack,
+    ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
+  };
+}
+
+function hostError(err: unknown): ExecutionError {
+  if (err instanceof HostTimeout || err instanceof TamperedReport || err instanceof ReportNotJson)
+    return { name: err.name, message: err.message };
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+  if (message.includes("CPU") || /\bcpu\b.*\b(limit|exceed)/i.test(message)) {
+    return {
+      name: "TimeoutError",
+      message: `Execution exceeded its CPU time limit (${message.slice(0, 120)}); do less computation per execution, or split the work across executions`,
+    };
+  }
+  if (/memory/i.test(message))
+    return {
+      name: "ResourceLimitError",
+      message: `The sandbox ran out of memory (${message.slice(0, 120)}); build smaller values: page through data and keep only the fields you need`,
+    };
+  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
+}
+
+function disposeQuietly(resource: unknown): void {
+  const dispose = (resource as Partial<Disposable> | null)?.[Symbol.dispose];
+  if (typeof dispose !== "function") return;
+  try {
+    dispose.call(resource);
+  } catch {}
+}
