@@ -1,8 +1,9 @@
-// `npm run check`, what CI runs after `npm ci`: the static steps in two lanes side by side (tsc holds
-// one core for minutes on a slow machine; the other lane is Biome and the link check, the deploy
-// dry-run, and installing the conformance suite's Node 22 toolchain for the end-to-end suite), each
-// step's output printed whole when it ends, then `npm test`. Every step's time is printed; the
-// first failure ends the run once both lanes have stopped.
+// `npm run check`, what CI runs after `npm ci`: two lanes side by side, each holding one core (tsc,
+// and the unit suite's workerd, run one thread each), then the end-to-end suite alone (its stack is
+// timing-sensitive: no other load beside it). Lane one: tsc, the deploy dry-run, then installing the
+// conformance suite's Node 22 toolchain for the end-to-end suite; lane two: Biome and the link check,
+// then the unit suite (the longest step; measured in docs/development.md#ci). Each step's output is printed whole when it ends, with its time; the first
+// failure ends the run once both lanes have stopped.
 import { spawn } from "node:child_process";
 import { root } from "./lib/root.mjs";
 
@@ -11,10 +12,16 @@ import { root } from "./lib/root.mjs";
 /** @returns {Step} */
 const npmRun = (script) => ({ name: `npm run ${script}`, command: "npm", args: ["run", script] });
 
+/** @returns {Step} */
+const suite = (name) => ({
+  name: `the ${name} suite`,
+  command: process.execPath,
+  args: ["scripts/test.mjs", name],
+});
+
 const LANES = [
-  [npmRun("typecheck")],
   [
-    npmRun("lint"),
+    npmRun("typecheck"),
     npmRun("build"),
     {
       name: "the conformance suite's toolchain",
@@ -26,6 +33,7 @@ const LANES = [
       ],
     },
   ],
+  [npmRun("lint"), suite("unit")],
 ];
 
 /** Runs a step with its output held back, then prints the output and the time; resolves to ok. */
@@ -55,15 +63,16 @@ async function lane(steps) {
 const started = Date.now();
 const lanes = await Promise.all(LANES.map(lane));
 console.log(
-  `::: static steps ${lanes.every(Boolean) ? "passed" : "failed"} in ${Math.round((Date.now() - started) / 1000)} s`,
+  `::: both lanes ${lanes.every(Boolean) ? "passed" : "failed"} in ${Math.round((Date.now() - started) / 1000)} s`,
 );
 if (!lanes.every(Boolean)) process.exit(1);
 
-const test = spawn("npm", ["test"], { cwd: root, stdio: "inherit" });
+const e2e = suite("e2e");
+const test = spawn(e2e.command, e2e.args, { cwd: root, stdio: "inherit" });
 const testStarted = Date.now();
 test.on("close", (code, signal) => {
   console.log(
-    `::: npm test ${code === 0 ? "passed" : `failed (${code ?? signal})`} in ${Math.round((Date.now() - testStarted) / 1000)} s`,
+    `::: ${e2e.name} ${code === 0 ? "passed" : `failed (${code ?? signal})`} in ${Math.round((Date.now() - testStarted) / 1000)} s`,
   );
   process.exit(code ?? 1);
 });
