@@ -2,9 +2,8 @@
 // (servers, allow/deny, limits) and their API keys. Plain Node, no dependencies. See README "Teams and keys".
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { CliError, requestGateway } from "./lib/cli-request.mjs";
-import { defaultGatewayUrl } from "./lib/dev-address.mjs";
-import { readDevVar } from "./lib/dev-vars.mjs";
+import { callAdmin as call, adminTarget as target } from "./lib/admin-api.mjs";
+import { CliError } from "./lib/cli-request.mjs";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -129,55 +128,6 @@ const globs = (list) =>
     .flatMap((item) => item.split(","))
     .map((s) => s.trim())
     .filter(Boolean);
-
-function target(values) {
-  const url = (values.url ?? defaultGatewayUrl()).replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]/.test(url)) throw new CliError(`Not an http(s) URL: ${url}`);
-  const token =
-    (values.token && { token: values.token, source: "--token" }) ||
-    (process.env.ADMIN_TOKEN && { token: process.env.ADMIN_TOKEN, source: "$ADMIN_TOKEN" }) ||
-    (readDevVar("ADMIN_TOKEN") && { token: readDevVar("ADMIN_TOKEN"), source: ".dev.vars" });
-  if (!token) {
-    throw new CliError(
-      "No admin token: set ADMIN_TOKEN, pass --token, or put ADMIN_TOKEN in .dev.vars (the gateway must have the same value).",
-    );
-  }
-  return { url, ...token };
-}
-
-/**
- * One admin request: status and parsed JSON answer (undefined for 204), or a CliError naming status
- * and message unless the status is one of `expected`.
- */
-async function call(t, method, path, body, expected = []) {
-  const url = `${t.url}/admin${path}`;
-  const res = await requestGateway(url, { method, bearer: t.token, body });
-  const text = await res.text();
-  let data;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = undefined;
-  }
-  if (!res.ok && !expected.includes(res.status)) {
-    const error = data?.error;
-    const detail = error?.message
-      ? `${error.code ? `${error.code}: ` : ""}${error.message}`
-      : text.slice(0, 300) || res.statusText;
-    const requestId = data?.requestId ?? res.headers.get("X-Request-Id");
-    let hint = "";
-    if (res.status === 401)
-      hint = `\n(the token came from ${t.source}; it must equal the gateway's ADMIN_TOKEN)`;
-    if (res.status === 503 && error?.code === "admin_disabled")
-      hint =
-        "\n(locally: add ADMIN_TOKEN to .dev.vars and restart npm run dev; deployed: wrangler secret put ADMIN_TOKEN)";
-    if (res.status === 404 && !error) hint = `\n(no admin API at ${t.url}: is --url the gateway?)`;
-    throw new CliError(
-      `${method} /admin${path} failed: HTTP ${res.status} ${detail}${requestId ? ` [request ${requestId}]` : ""}${hint}`,
-    );
-  }
-  return { status: res.status, data };
-}
 
 const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z") : "-");
 const seg = encodeURIComponent;

@@ -10,6 +10,8 @@ import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
 import globalsSource from "./_sandbox_globals.py";
+import guardSource from "./_sandbox_guard.py";
+import jsonSource from "./_sandbox_json.py";
 import { toJsonText, unwrap } from "./bridge-io.js";
 import driverSource from "./driver.py";
 import { configureGuard } from "./guard.js";
@@ -68,9 +70,11 @@ async function boot(makeSnapshot) {
     if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
     py.pyimport("_sandbox").after_restore();
   } else {
-    // _sandbox imports _sandbox_globals: both are in sys.modules of the snapshot made from here.
+    // _sandbox imports the other three: all are in sys.modules of the snapshot made from here.
     py.FS.writeFile("/home/pyodide/_sandbox.py", driverSource);
     py.FS.writeFile("/home/pyodide/_sandbox_globals.py", globalsSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_guard.py", guardSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_json.py", jsonSource);
     py.runPython("import _sandbox");
     py.pyimport("_sandbox").preimport();
   }
