@@ -139,6 +139,27 @@ describe("argument validation against hostile upstream schemas", () => {
     ]);
   });
 
+  it("names what an object takes when it refuses a property: the same name in another case, else the list", () => {
+    const t = tool({
+      type: "object",
+      properties: { groupBy: { type: "string" }, limit: { type: "number" } },
+      additionalProperties: false,
+    });
+    expect(argumentErrors(t, { group_by: "status" })).toEqual([
+      '/group_by: not a property here; the tool spells it "groupBy"',
+    ]);
+    expect(argumentErrors(t, { "odd/name~": 1 })).toEqual([
+      "/odd~1name~0: not a property here; it takes groupBy, limit",
+    ]);
+    const nested = tool({
+      type: "object",
+      properties: { filter: { type: "object", properties: {}, additionalProperties: false } },
+    });
+    expect(argumentErrors(nested, { filter: { x: 1 } })).toEqual([
+      "/filter/x: not a property here: this object takes none",
+    ]);
+  });
+
   it("follows a recursive schema a few levels and still finds errors there", () => {
     const t = tool({
       $defs: {
@@ -250,7 +271,7 @@ describe("argument validation against hostile upstream schemas", () => {
       '/limit: Instance type "number" is invalid. Expected "integer".',
       '/labels/0: Instance type "number" is invalid. Expected "string".',
       '/owner: Instance does not have required property "login".',
-      "/extra: False boolean schema.",
+      "/extra: not a property here; it takes limit, state, labels, owner",
     ]);
   });
 });

@@ -90,9 +90,9 @@ export function argumentErrors(tool: CatalogTool, args: unknown): string[] {
     if (checker.nodes * weight(args) > MAX_WORK) return [];
     const quick = checker.quick.validate(args);
     if (quick.valid) return [];
-    if (chars > FULL_REPORT_CHARS) return lines(quick.errors);
+    if (chars > FULL_REPORT_CHARS) return lines(quick.errors, checker.schema);
     checker.full ??= new Validator(checker.schema, checker.draft, false);
-    return lines(checker.full.validate(args).errors);
+    return lines(checker.full.validate(args).errors, checker.schema);
   } catch {
     // A schema the validator cannot take, or arguments nested past the stack: the upstream decides.
     return [];
@@ -112,10 +112,44 @@ function checkerFor(tool: CatalogTool): Checker {
   return checker;
 }
 
-function lines(errors: OutputUnit[]): string[] {
+function lines(errors: OutputUnit[], schema: Schema | boolean): string[] {
   const leaves = errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
-  const all = (leaves.length ? leaves : errors).map((e) => `${pathOf(e.instanceLocation)}: ${e.error}`);
+  const all = (leaves.length ? leaves : errors).map(
+    (e) => `${pathOf(e.instanceLocation)}: ${unknownProperty(e, errors, schema) ?? e.error}`,
+  );
   return [...new Set(all)].slice(0, 10);
+}
+
+/** Properties named in an unknown-property message. */
+const NAMES_SHOWN = 10;
+const REFUSING = new Set(["additionalProperties", "unevaluatedProperties"]);
+
+/**
+ * For a property the schema refuses (`additionalProperties: false`; the validator says only "False
+ * boolean schema"), what its object takes instead: the property spelled that way in another case
+ * (`group_by` → `groupBy`), else the names it has. The object's schema is where the refusing
+ * keyword's own error (at the property's parent) points.
+ */
+function unknownProperty(
+  error: OutputUnit,
+  errors: OutputUnit[],
+  schema: Schema | boolean,
+): string | undefined {
+  if (error.keyword !== "false") return undefined;
+  const cut = error.instanceLocation.lastIndexOf("/");
+  const parent = error.instanceLocation.slice(0, cut);
+  const refusal = errors.find((e) => REFUSING.has(e.keyword) && e.instanceLocation === parent);
+  if (!refusal) return undefined;
+  const at = refusal.keywordLocation;
+  const owner = pointee(schema as JsonSchema, at.slice(0, at.lastIndexOf("/")) || "#");
+  const properties = isRecord(owner) && isRecord(owner.properties) ? Object.keys(owner.properties) : [];
+  const given = pointerToken(error.instanceLocation.slice(cut + 1));
+  const loose = (name: string) => name.replace(/[_-]/g, "").toLowerCase();
+  const meant = properties.find((name) => loose(name) === loose(given));
+  if (meant !== undefined) return `not a property here; the tool spells it "${meant}"`;
+  if (properties.length === 0) return "not a property here: this object takes none";
+  const shown = properties.slice(0, NAMES_SHOWN).join(", ");
+  return `not a property here; it takes ${shown}${properties.length > NAMES_SHOWN ? ", …" : ""}`;
 }
 
 function pathOf(location: string): string {
@@ -214,17 +248,21 @@ function copyTree(root: JsonSchema, draft: SchemaDraft, inline: boolean) {
   return { schema: copy(root, 0) as Schema | boolean, nodes };
 }
 
+/** A JSON pointer's token as the name it stands for (`%`-escapes and `~1` / `~0` undone). */
+function pointerToken(token: string): string {
+  try {
+    return decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
+  } catch {
+    return token;
+  }
+}
+
 /** What a `#` or `#/json/pointer` ref names in `root`; undefined for any other ref. */
 function pointee(root: JsonSchema, ref: string): unknown {
   if (ref !== "#" && !ref.startsWith("#/")) return undefined;
   let at: unknown = root;
   for (const token of ref === "#" ? [] : ref.slice(2).split("/")) {
-    let key: string;
-    try {
-      key = decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
-    } catch {
-      return undefined;
-    }
+    const key = pointerToken(token);
     if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
