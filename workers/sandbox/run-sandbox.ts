@@ -9,6 +9,7 @@ import {
   type SandboxOutcome,
   type SandboxRequest,
 } from "../../shared/contract/sandbox";
+import { disposeQuietly } from "../../shared/dispose";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { outcomeOf, ReportNotJson } from "./output";
 import { runtimeModules, usesBridge } from "./parts";
@@ -188,12 +189,4 @@ function hostError(err: unknown): ExecutionError {
       message: `The sandbox ran out of memory (${message.slice(0, 120)}); build smaller values: page through data and keep only the fields you need`,
     };
   return { name: "SandboxError", message: `The sandbox failed: ${message}` };
-}
-
-function disposeQuietly(resource: unknown): void {
-  const dispose = (resource as Partial<Disposable> | null)?.[Symbol.dispose];
-  if (typeof dispose !== "function") return;
-  try {
-    dispose.call(resource);
-  } catch {}
 }

@@ -8,6 +8,7 @@ import {
   SandboxOutcome,
   type SandboxRequest,
 } from "../../../shared/contract/sandbox";
+import { disposeQuietly } from "../../../shared/dispose";
 import type { ExecutionLedger } from "./ledger";
 import type { ExecutionLimits } from "./limits";
 
@@ -90,9 +91,12 @@ async function askHost(deps: SandboxDeps, request: SandboxRequest): Promise<Sand
   const backstop = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), limit);
   });
+  // The host's answer holds the bridge's stub until disposed, also when it comes after the deadline.
+  const answer = Promise.resolve().then(() => deps.host.runSandbox(request, deps.bridge));
   try {
-    const raw = await Promise.race([deps.host.runSandbox(request, deps.bridge), backstop]);
+    const raw = await Promise.race([answer, backstop]);
     if (raw === "timeout") {
+      answer.then(disposeQuietly, () => {});
       markOverdue(deps.host);
       return failedOutcome({
         name: "TimeoutError",
@@ -100,6 +104,7 @@ async function askHost(deps: SandboxDeps, request: SandboxRequest): Promise<Sand
       });
     }
     const parsed = SandboxOutcome.safeParse(raw);
+    disposeQuietly(raw);
     if (parsed.success) return parsed.data;
     return failedOutcome(sandboxError("the sandbox host answered with a malformed outcome"));
   } catch (err) {
