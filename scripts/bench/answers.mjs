@@ -1,7 +1,8 @@
 // Section 8: what the agent reads. The characters and cl100k tokens of ten typical answers, each
 // the JSON text an MCP client gets (the REST body is the same object): discovery, small and huge
 // results, errors, a denied tool, a PII result, a skill call, a Python error. Runs on a team of its
-// own (demo upstream, one denied tool, PII tokenize), made and deleted here.
+// own (demo upstream, one denied tool, PII tokenize, the default output cap and tool-call limit),
+// made and deleted here.
 // Standalone against any running gateway, or two side by side (e.g. `npm run dev` of an older commit
 // on another PORT, for before/after):
 //   node scripts/bench/answers.mjs <base URL> <ADMIN_TOKEN> [<before base URL> <before ADMIN_TOKEN>]
@@ -73,6 +74,8 @@ async function measureAnswers({ base, adminToken }) {
     servers: { demo: { service: "DEMO" } },
     deny: ["demo.update_ticket"],
     pii: { mode: "tokenize" },
+    // a deployment's defaults, whatever the gateway measured runs with (the bench's allows 1,000,000)
+    limits: { maxOutputChars: 24_000, maxToolCalls: 200 },
   });
   const rows = [];
   try {
