@@ -114,11 +114,16 @@ function checkerFor(tool: CatalogTool): Checker {
 
 function lines(errors: OutputUnit[], schema: Schema | boolean): string[] {
   const leaves = errors.filter((e) => !SUMMARY_KEYWORDS.has(e.keyword));
-  const all = (leaves.length ? leaves : errors).map(
-    (e) => `${pathOf(e.instanceLocation)}: ${unknownProperty(e, errors, schema) ?? e.error}`,
-  );
-  return [...new Set(all)].slice(0, 10);
+  const shown = new Set<string>();
+  for (const e of leaves.length ? leaves : errors) {
+    if (shown.size === LINES_SHOWN) break;
+    shown.add(`${pathOf(e.instanceLocation)}: ${unknownProperty(e, errors, schema) ?? e.error}`);
+  }
+  return [...shown];
 }
+
+/** Failing paths listed; one line each. */
+const LINES_SHOWN = 10;
 
 /** Properties named in an unknown-property message. */
 const NAMES_SHOWN = 10;
