@@ -1,5 +1,7 @@
 import { type OutputUnit, type Schema, type SchemaDraft, Validator } from "@cfworker/json-schema";
 import type { CatalogTool, JsonSchema } from "../../../shared/contract/tools";
+import { pointerToken, resolveRef } from "../discovery/schema-ref";
+import { isRecord } from "../discovery/ts-syntax";
 import { boundedSchema } from "./schema-bounds";
 
 /** Arguments whose JSON is longer than this are refused without being checked. */
@@ -146,9 +148,10 @@ function unknownProperty(
   const refusal = errors.find((e) => REFUSING.has(e.keyword) && e.instanceLocation === parent);
   if (!refusal) return undefined;
   const at = refusal.keywordLocation;
-  const owner = pointee(schema as JsonSchema, at.slice(0, at.lastIndexOf("/")) || "#");
+  const owner = resolveRef(schema as JsonSchema, at.slice(0, at.lastIndexOf("/")) || "#");
   const properties = isRecord(owner) && isRecord(owner.properties) ? Object.keys(owner.properties) : [];
-  const given = pointerToken(error.instanceLocation.slice(cut + 1));
+  const token = error.instanceLocation.slice(cut + 1);
+  const given = pointerToken(token) ?? token;
   const loose = (name: string) => name.replace(/[_-]/g, "").toLowerCase();
   const meant = properties.find((name) => loose(name) === loose(given));
   if (meant !== undefined) return `not a property here; the tool spells it "${meant}"`;
@@ -210,7 +213,7 @@ function copyTree(root: JsonSchema, draft: SchemaDraft, inline: boolean) {
   /** How many copies of each target are under way: a recursive schema is followed a few levels. */
   const open = new Map<object, number>([[root, 1]]);
   const target = (ref: string, depth: number): unknown => {
-    const found = inline ? pointee(root, ref) : undefined;
+    const found = inline ? resolveRef(root, ref) : undefined;
     if (typeof found === "boolean") return found;
     if (!isRecord(found)) return {};
     const copies = open.get(found) ?? 0;
@@ -251,29 +254,4 @@ function copyTree(root: JsonSchema, draft: SchemaDraft, inline: boolean) {
     return out;
   };
   return { schema: copy(root, 0) as Schema | boolean, nodes };
-}
-
-/** A JSON pointer's token as the name it stands for (`%`-escapes and `~1` / `~0` undone). */
-function pointerToken(token: string): string {
-  try {
-    return decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~");
-  } catch {
-    return token;
-  }
-}
-
-/** What a `#` or `#/json/pointer` ref names in `root`; undefined for any other ref. */
-function pointee(root: JsonSchema, ref: string): unknown {
-  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
-  let at: unknown = root;
-  for (const token of ref === "#" ? [] : ref.slice(2).split("/")) {
-    const key = pointerToken(token);
-    if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return at;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -10,15 +10,20 @@ export function resolveRef(root: JsonSchema, ref: string): unknown {
   if (!ref.startsWith("#/")) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(2).split("/")) {
-    let key: string;
-    try {
-      key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    } catch {
-      return undefined;
-    }
+    const key = pointerToken(raw);
+    if (key === undefined) return undefined;
     if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(key)) node = node[Number(key)];
     else if (isRecord(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;
   }
   return node;
+}
+
+/** A JSON pointer's token as the name it stands for (`%`-escapes, `~1` and `~0` undone); undefined when not decodable. */
+export function pointerToken(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+  } catch {
+    return undefined;
+  }
 }
