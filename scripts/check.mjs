@@ -2,8 +2,9 @@
 // and the unit suite's workerd, run one thread each), then the end-to-end suite alone (its stack is
 // timing-sensitive: no other load beside it). Lane one: tsc, the deploy dry-run, then installing the
 // conformance suite's Node 22 toolchain for the end-to-end suite; lane two: Biome and the link check,
-// then the unit suite (the longest step; measured in docs/development.md#ci). Each step's output is printed whole when it ends, with its time; the first
-// failure ends the run once both lanes have stopped.
+// then the unit suite (the longest step; measured in docs/development.md#ci). Each step's output is
+// printed whole when it ends, with its time; the first failure ends the run once both lanes have
+// stopped.
 import { spawn } from "node:child_process";
 import { root } from "./lib/root.mjs";
 
