@@ -1,5 +1,5 @@
 // `npm run admin -- …`: the operators' command line for the gateway's admin API (/admin/*): teams
-// (servers, allow/deny, limits) and their API keys. Plain Node, no dependencies. See README "Teams and keys".
+// (servers, allow/deny, limits, approvals), their API keys, and pending approvals. Plain Node, no dependencies. See README "Teams and keys".
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { callAdmin as call, adminTarget as target } from "./lib/admin-api.mjs";
@@ -10,7 +10,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 Teams
   teams list            the stored teams
   teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
-                        [--pii tokenize|off]
+                        [--pii tokenize|off] [--approvals <json|@file>]
                         create or replace the team (PUT: fields not given are removed)
   teams show <team>     the team's record (team default, without one, is the configuration's:
                         DEV_API_KEY and MCP_SERVERS)
@@ -21,6 +21,13 @@ Keys
                         make an API key for the team; the key is printed once, only its hash is kept
   keys list <team>      the team's keys (id, name, prefix, created, last used)
   keys revoke <id>      revoke a key (effective on the next request)
+
+Approvals
+  approvals list [--team <team>]
+                        calls from code waiting for a person (id, tool, arguments, waiting), then
+                        the last day's decisions
+  approvals approve <id> [--remember execution|session]
+  approvals deny <id>   decide one: the waiting call runs, or throws ApprovalDeniedError
 
 Options
   --url <url>           the gateway (default: $GATEWAY_URL, else http://127.0.0.1:$PORT,
@@ -36,6 +43,8 @@ Options
   --limits              JSON: {"requestsPerMinute":60,"timeoutMs":30000,"maxToolCalls":50,"maxOutputChars":24000}
   --pii                 tokenize: emails, phones, cards, … in results become [EMAIL_1]-style tokens
                         (overrides the deployment's PII_MODE for this team)
+  --approvals           JSON: {"require":["github.*"],"skip":["demo.update_ticket"],"destructive":true,
+                        "timeoutSeconds":120} (overrides the deployment's APPROVALS for this team)
 
 Examples
   npm run admin -- teams create acme --servers '{"demo":{"service":"DEMO"}}' --deny 'demo.create_*,demo.update_*'
@@ -53,18 +62,24 @@ const OPTIONS = {
   deny: { type: "string", multiple: true },
   limits: { type: "string" },
   pii: { type: "string" },
+  approvals: { type: "string" },
   name: { type: "string" },
+  team: { type: "string" },
+  remember: { type: "string" },
 };
 
 /** Which options each command takes (besides --url, --token, --json, --help). */
 const COMMANDS = {
   "teams list": { args: [], options: [] },
-  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii"] },
+  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii", "approvals"] },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
   "keys create": { args: ["team"], options: ["name"] },
   "keys list": { args: ["team"], options: [] },
   "keys revoke": { args: ["id"], options: [] },
+  "approvals list": { args: [], options: ["team"] },
+  "approvals approve": { args: ["id"], options: ["remember"] },
+  "approvals deny": { args: ["id"], options: [] },
 };
 const COMMON = new Set(["url", "token", "json", "help"]);
 /** The team of DEV_API_KEY (workers/gateway/teams/schema.ts DEFAULT_TEAM). */
@@ -152,6 +167,7 @@ async function run({ command, args, values }) {
       if (values.allow) body.allow = globs(values.allow);
       if (values.deny) body.deny = globs(values.deny);
       if (values.limits !== undefined) body.limits = jsonOption("limits", values.limits);
+      if (values.approvals !== undefined) body.approvals = jsonOption("approvals", values.approvals);
       if (values.pii !== undefined) {
         if (values.pii !== "tokenize" && values.pii !== "off")
           throw new CliError(`--pii takes "tokenize" or "off", not "${values.pii}"`);
@@ -236,6 +252,43 @@ Revoke it with: npm run admin -- keys revoke ${k.id}`,
     case "keys revoke": {
       await call(t, "DELETE", `/keys/${seg(args.id)}`);
       return out({ revoked: args.id }, () => `Revoked key ${args.id}.`);
+    }
+    case "approvals list": {
+      const query = values.team ? `?team=${seg(values.team)}` : "";
+      const { data } = await call(t, "GET", `/approvals${query}`);
+      return out(data, () => {
+        const pending = data.pending.map((a) => ({
+          id: a.id,
+          team: a.team,
+          tool: a.tool,
+          args: a.args.length > 60 ? `${a.args.slice(0, 59)}…` : a.args,
+          waiting: `${Math.round(a.waitingMs / 1000)} s`,
+        }));
+        const decided = data.decided.map((a) => ({
+          id: a.id,
+          tool: a.tool,
+          decision: a.decision.status,
+          by: a.decision.by,
+          at: when(a.decision.decidedAt),
+        }));
+        return [
+          pending.length
+            ? table(pending, ["id", "team", "tool", "args", "waiting"])
+            : "No pending approvals.",
+          decided.length
+            ? `\nDecided in the last day:\n${table(decided, ["id", "tool", "decision", "by", "at"])}`
+            : "",
+        ].join("\n");
+      });
+    }
+    case "approvals approve":
+    case "approvals deny": {
+      const approve = command === "approvals approve";
+      if (values.remember !== undefined && !["call", "execution", "session"].includes(values.remember))
+        throw new CliError(`--remember takes call, execution or session, not "${values.remember}"`);
+      const body = { approve, ...(values.remember ? { remember: values.remember } : {}) };
+      const { data } = await call(t, "POST", `/approvals/${seg(args.id)}`, body);
+      return out(data, () => `${approve ? "Approved" : "Denied"} ${args.id}.`);
     }
   }
 }

@@ -26,10 +26,11 @@ type Row = {
   duration_ms: number;
   result_bytes: number;
   tool_calls: number | null;
+  decided_by: string | null;
 };
 
 const COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls";
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by";
 
 /**
  * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
@@ -53,6 +54,8 @@ export class AuditLog extends DurableObject {
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
     if (!columns.some((c) => c.name === "tool_calls"))
       sql.exec("ALTER TABLE entries ADD COLUMN tool_calls INTEGER");
+    if (!columns.some((c) => c.name === "decided_by"))
+      sql.exec("ALTER TABLE entries ADD COLUMN decided_by TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
   }
 
@@ -76,7 +79,7 @@ export class AuditLog extends DurableObject {
       }
       for (const e of valid) {
         sql.exec(
-          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           e.ts,
           e.requestId,
           e.team,
@@ -90,6 +93,7 @@ export class AuditLog extends DurableObject {
           e.durationMs,
           e.resultBytes,
           e.toolCalls ?? null,
+          e.decidedBy ?? null,
         );
       }
       this.prune();
@@ -187,5 +191,6 @@ function toEntry(r: Row): AuditEntry {
     durationMs: r.duration_ms,
     resultBytes: r.result_bytes,
     ...(r.tool_calls !== null ? { toolCalls: r.tool_calls } : {}),
+    ...(r.decided_by !== null ? { decidedBy: r.decided_by as NonNullable<AuditEntry["decidedBy"]> } : {}),
   };
 }

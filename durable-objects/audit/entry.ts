@@ -4,8 +4,9 @@ import { z } from "zod";
 const Id = z.string().min(1).max(128);
 
 /**
- * One audit row: an execution or one upstream tool call made from it. Never the arguments or the
- * result themselves: a SHA-256 of the arguments' canonical JSON and the result's size.
+ * One audit row: an execution, one upstream tool call made from it, or a decision on a call that
+ * needed approval. Never the arguments or the result themselves: a SHA-256 of the arguments'
+ * canonical JSON and the result's size.
  */
 export const AuditEntry = z.object({
   /** when it started, ms since epoch */
@@ -14,18 +15,22 @@ export const AuditEntry = z.object({
   team: Id,
   keyId: Id,
   sessionId: Id.optional(),
-  kind: z.enum(["execute", "tool_call"]),
+  kind: z.enum(["execute", "tool_call", "approval"]),
   /** the qualified tool name as called, or "execute" */
   tool: z.string().min(1).max(200),
   argsSha256: z.string().regex(/^[0-9a-f]{64}$/),
-  status: z.enum(["ok", "error"]),
+  /** approval: ok = approved, error = denied / timed out (the error names which) */
+  status: z.enum(["ok", "error", "cancelled"]),
   /** the error's name only (`ValidationError`), never its message: messages can echo data */
   error: z.string().min(1).max(64).optional(),
+  /** for an approval: how long the call waited */
   durationMs: z.number().int().nonnegative(),
   /** UTF-8 bytes of the result's JSON (0 when there is none) */
   resultBytes: z.number().int().nonnegative(),
   /** for an execution: the tool calls its code made (a session's history reports them) */
   toolCalls: z.number().int().nonnegative().optional(),
+  /** for an approval: who decided (`gateway`: nobody in time, or the execution ended first) */
+  decidedBy: z.enum(["client", "operator", "gateway"]).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

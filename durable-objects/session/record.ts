@@ -16,5 +16,11 @@ export const SessionRecordSchema = z.object({
   /** the team of the key that opened it: other teams' keys get 404 for this session */
   team: z.string(),
   client: z.object({ name: z.string(), version: z.string() }).optional(),
+  /** the elicitation modes the client declared in initialize (approvals ask through them) */
+  elicitation: z.object({ form: z.boolean(), url: z.boolean() }).optional(),
+  /** set by logging/setLevel: console lines at or above it are sent as notifications/message */
+  logLevel: z
+    .enum(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
+    .optional(),
 });
 export type SessionRecord = z.input<typeof SessionRecordSchema>;

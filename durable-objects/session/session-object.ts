@@ -12,8 +12,15 @@ import { createSchema } from "./schema";
 import { restore, tokenize } from "./vault";
 
 const RECORD_KEY = "session";
+const APPROVED_KEY = "approved-tools";
+/** Tools a session may remember as approved (`remember: "session"`). */
+const MAX_APPROVED_TOOLS = 200;
 /** lastSeenAt is rewritten at most this often, so busy sessions do not write on every request. */
 const TOUCH_EVERY_MS = 60_000;
+/** A cancellation is kept this long for an execution that has not started listening yet. */
+const CANCEL_KEPT_MS = 60_000;
+/** Cancellations one session keeps at once (a client cannot grow the map without end). */
+const MAX_CANCELS = 1_000;
 
 /**
  * One object per session (named by the session id). Holds the session record so that a session
@@ -25,6 +32,10 @@ const TOUCH_EVERY_MS = 60_000;
 export class SessionObject extends DurableObject {
   /** deleteAll() drops the SQL tables too, so every wipe clears this. */
   private schemaReady = false;
+  /** notifications/cancelled by the client's request id (JSON text), and when each came */
+  readonly #cancelled = new Map<string, number>();
+  /** running executions listening for their cancellation, by request id */
+  readonly #listening = new Map<string, Set<() => void>>();
 
   async open(record: SessionRecord): Promise<void> {
     await this.ctx.storage.put(RECORD_KEY, record);
@@ -82,6 +93,67 @@ export class SessionObject extends DurableObject {
   /** The original value of each token (null when unknown); null when the session is gone. */
   async restore(team: string, tokens: string[]): Promise<Array<string | null> | null> {
     return this.withLive(team, null, () => restore(this.ctx.storage.sql, tokens));
+  }
+
+  /** Records the level logging/setLevel asked for; false when the session is gone. */
+  async setLogLevel(team: string, level: NonNullable<SessionRecord["logLevel"]>): Promise<boolean> {
+    return this.withLive(team, false, (record) => {
+      this.ctx.storage.kv.put(RECORD_KEY, { ...record, logLevel: level });
+      return true;
+    });
+  }
+
+  /**
+   * The client cancelled its request `requestKey` (the JSON text of its id): an execution running
+   * for it, in whichever isolate, hears it now; one that starts listening within CANCEL_KEPT_MS does too.
+   */
+  async cancelRequest(team: string, requestKey: string): Promise<void> {
+    const record = this.ctx.storage.kv.get<SessionRecord>(RECORD_KEY);
+    if (!record || record.team !== team || requestKey.length > 200) return;
+    const now = Date.now();
+    for (const [key, at] of this.#cancelled) if (now - at > CANCEL_KEPT_MS) this.#cancelled.delete(key);
+    if (this.#cancelled.size < MAX_CANCELS) this.#cancelled.set(requestKey, now);
+    for (const hear of this.#listening.get(requestKey) ?? []) hear();
+  }
+
+  /**
+   * Resolves true when the request `requestKey` is cancelled (by a cancellation that came after
+   * `since`), false after `maxMs` without one.
+   */
+  async cancelled(team: string, requestKey: string, since: number, maxMs: number): Promise<boolean> {
+    const record = this.ctx.storage.kv.get<SessionRecord>(RECORD_KEY);
+    if (!record || record.team !== team) return false;
+    const at = this.#cancelled.get(requestKey);
+    if (at !== undefined && at >= since) return true;
+    return new Promise((resolve) => {
+      const listeners = this.#listening.get(requestKey) ?? new Set();
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        listeners.delete(hear);
+        if (listeners.size === 0) this.#listening.delete(requestKey);
+        resolve(value);
+      };
+      const hear = () => done(true);
+      const timer = setTimeout(() => done(false), Math.max(0, Math.min(maxMs, 15 * 60_000)));
+      listeners.add(hear);
+      this.#listening.set(requestKey, listeners);
+    });
+  }
+
+  /** Tools a person approved for the rest of this session; null when the session is gone. */
+  async approvedTools(team: string): Promise<string[] | null> {
+    return this.withLive(team, null, () => this.ctx.storage.kv.get<string[]>(APPROVED_KEY) ?? []);
+  }
+
+  /** Remembers `tool` as approved for the session (up to MAX_APPROVED_TOOLS); false when the session is gone. */
+  async rememberApproval(team: string, tool: string): Promise<boolean> {
+    return this.withLive(team, false, () => {
+      const tools = this.ctx.storage.kv.get<string[]>(APPROVED_KEY) ?? [];
+      if (!tools.includes(tool) && tools.length < MAX_APPROVED_TOOLS) {
+        this.ctx.storage.kv.put(APPROVED_KEY, [...tools, tool.slice(0, 300)]);
+      }
+      return true;
+    });
   }
 
   /**

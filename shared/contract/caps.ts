@@ -40,3 +40,6 @@ export const SESSION_LIMITS = {
   /** names returned by one `state.keys()` / files by one `workspace.list()` */
   maxListed: 10_000,
 } as const;
+
+/** One `bridge.log` call (live console lines): lines it carries and the characters of its JSON text. */
+export const LIVE_LOG_CAPS = { lines: 200, jsonChars: 64_000 } as const;

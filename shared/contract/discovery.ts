@@ -40,6 +40,8 @@ export interface ToolEntry {
   signature?: string;
   /** the query's words this tool matched (after stemming, synonyms and verb groups), when not all of them */
   matched?: string[];
+  /** at `summary` and `full`: the call waits for a person's approval (the team's policy), and how long */
+  approval?: string;
   inputSchema?: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
@@ -69,5 +71,7 @@ export interface ToolDefinition {
   inputSchema?: unknown;
   /** likewise */
   outputSchema?: unknown;
+  /** the call waits for a person's approval (the team's policy), and how long */
+  approval?: string;
   warnings?: string[];
 }

@@ -27,6 +27,8 @@ export const IsolateOptions = z.object({
   piiSafeCuts: z.boolean().default(false),
   /** a cut result is also reported whole (`wholeJson`), for the session's workspace */
   keepWholeResult: z.boolean().default(false),
+  /** console lines also go to the gateway as they happen (`bridge.log`): someone is listening */
+  liveLogs: z.boolean().default(false),
 });
 export type IsolateOptions = z.infer<typeof IsolateOptions>;
 
@@ -130,6 +132,11 @@ export interface SandboxBridgeApi {
   skills(op: unknown, payloadJson: unknown): Promise<BridgeResult>;
   /** one `state` / `workspace` / `session` call (a SessionCall, shared/contract/session.ts) */
   session(call: unknown): Promise<BridgeResult>;
+  /**
+   * Console lines logged since the last call, as JSON text of a string array (each line as the
+   * result's `logs` has it: `[level] text`); only with `liveLogs`, at most one call in flight.
+   */
+  log(linesJson: unknown): Promise<void>;
 }
 
 /** The sandbox host's surface (in-process, or the `SANDBOX_HOST` service under `npm run dev`). */

@@ -24,4 +24,11 @@ export class EchoBridge extends RpcTarget implements SandboxBridgeApi {
   async session(call: unknown): Promise<BridgeResult> {
     return { ok: true, value: { session: call } };
   }
+
+  /** live console lines, as the isolate sent them */
+  readonly liveLines: unknown[] = [];
+
+  async log(linesJson: unknown): Promise<void> {
+    this.liveLines.push(linesJson);
+  }
 }

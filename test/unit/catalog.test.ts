@@ -113,21 +113,21 @@ describe("calls", () => {
     const up = fakeUpstream();
     const servers = [await upstreamServer("calc", up.fetcher)];
     const catalog = await loadCatalog(deps(servers));
-    expect(await callTool(catalog, servers, "calc.add", { a: 2, b: 3 }, 2000)).toEqual({
+    expect(await callTool(catalog, servers, "calc.add", { a: 2, b: 3 }, { timeoutMs: 2000 })).toEqual({
       value: { sum: 5 },
       json: '{"sum":5}',
     });
-    const invalid = callTool(catalog, servers, "calc.add", { a: "x" }, 2000);
+    const invalid = callTool(catalog, servers, "calc.add", { a: "x" }, { timeoutMs: 2000 });
     await expect(invalid).rejects.toThrow(
       /^Invalid arguments for calc\.add:\n {2}\(arguments\): .*required property "b".*\n {2}\/a: .*"number"/,
     );
-    await expect(callTool(catalog, servers, "calc.fail", {}, 2000)).rejects.toThrow(
+    await expect(callTool(catalog, servers, "calc.fail", {}, { timeoutMs: 2000 })).rejects.toThrow(
       "calc.fail returned an error: nope",
     );
-    await expect(callTool(catalog, servers, "calc.ad", {}, 2000)).rejects.toThrow(
+    await expect(callTool(catalog, servers, "calc.ad", {}, { timeoutMs: 2000 })).rejects.toThrow(
       /Unknown tool "calc\.ad"\. Did you mean: calc\.add/,
     );
-    await expect(callTool(catalog, servers, "nope.add", {}, 2000)).rejects.toThrow(
+    await expect(callTool(catalog, servers, "nope.add", {}, { timeoutMs: 2000 })).rejects.toThrow(
       /There is no server "nope"; servers: calc/,
     );
     expect(up.state.calls).toBe(1);
@@ -138,7 +138,7 @@ describe("calls", () => {
     const servers = [await upstreamServer("slow", up.fetcher)];
     const catalog = await loadCatalog(deps(servers));
     const started = Date.now();
-    await expect(callTool(catalog, servers, "slow.hang", {}, 300)).rejects.toThrow(
+    await expect(callTool(catalog, servers, "slow.hang", {}, { timeoutMs: 300 })).rejects.toThrow(
       /^slow\.hang failed: .*(timed out|Request timed out)/i,
     );
     expect(Date.now() - started).toBeLessThan(HANG_GUARD_MS);

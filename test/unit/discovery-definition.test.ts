@@ -53,7 +53,9 @@ describe("get_tool_definition on the demo upstream", () => {
       expect(status, entry.name).toBe(200);
       expect(text.length, entry.name).toBeLessThanOrEqual(DEFINITION_BEFORE[entry.name]! / 2);
       const definition = JSON.parse(text) as ToolDefinition;
-      expect(Object.keys(definition), entry.name).toEqual(["name", "server", "typescript"]);
+      // demo.update_ticket is annotated destructiveHint: the default APPROVALS ("destructive") says so.
+      const approval = entry.name === "demo.update_ticket" ? ["approval"] : [];
+      expect(Object.keys(definition), entry.name).toEqual(["name", "server", "typescript", ...approval]);
       expect(definition.typescript, entry.name).not.toMatch(NOISE);
       expect(definition.typescript, entry.name).not.toContain("$schema");
       assertValidTs(definition.typescript);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
+import { type ApprovalPolicy, deploymentApprovals } from "./approvals/policy";
 import type { GatewayEnv } from "./env";
 import type { ExecutionLimits } from "./execution/limits";
 
@@ -33,6 +34,10 @@ const ConfigSchema = z.object({
   PII_MODE: z.preprocess(
     (raw) => (raw === "" ? undefined : raw),
     z.enum(["off", "tokenize"], { error: 'expected "off" or "tokenize"' }).default("off"),
+  ),
+  APPROVALS: z.preprocess(
+    (raw) => (raw === "" ? undefined : raw),
+    z.enum(["destructive", "off"], { error: 'expected "destructive" or "off"' }).default("destructive"),
   ),
   SCHEMA_CACHE_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
   UPSTREAM_TIMEOUT_MS: intVar(10_000, 100, 120_000),
@@ -80,6 +85,8 @@ export interface Config {
   sessionQuota: SessionQuota;
   /** PII_MODE, or the team's `pii.mode` */
   pii: PiiMode;
+  /** which calls from code wait for a person (APPROVALS, or the team's `approvals`); null: none */
+  approvals: ApprovalPolicy | null;
   allowedOrigins: string[];
   devApiKey: string | undefined;
   logLevel: LogLevel;
@@ -137,6 +144,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,
             sessionQuota: { quotaBytes: v.SESSION_QUOTA_BYTES, maxFiles: v.SESSION_MAX_FILES },
             pii: v.PII_MODE,
+            approvals: deploymentApprovals(v.APPROVALS),
             allowedOrigins: v.ALLOWED_ORIGINS,
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,

@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 
+export { ApprovalDesk } from "../../durable-objects/approvals/approval-desk";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
 export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { SessionObject } from "../../durable-objects/session/session-object";

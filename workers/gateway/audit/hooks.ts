@@ -17,17 +17,25 @@ export interface AuditActor {
   sessionId?: string | undefined;
 }
 
-/** One "execute" entry: args = { code, language, timeoutMs } hashed, result sized, error name only. */
+/**
+ * One "execute" entry: args = { code, language, timeoutMs } hashed, result sized, error name only;
+ * status `cancelled` for an execution its client cancelled.
+ */
 export function auditExecution(
   ctx: RequestContext,
   sessionId: string | undefined,
   input: ExecuteInput,
   startedAt: number,
-  outcome: { result: ExecuteResult } | { thrown: unknown },
+  outcome: { result: ExecuteResult } | { thrown: unknown } | { cancelled: true },
 ): void {
   const durationMs = Date.now() - startedAt;
   const { code, language, timeoutMs } = input;
-  const failure = "thrown" in outcome ? errorName(outcome.thrown) : outcome.result.error?.name;
+  const failure =
+    "cancelled" in outcome
+      ? "CancelledError"
+      : "thrown" in outcome
+        ? errorName(outcome.thrown)
+        : outcome.result.error?.name;
   recordAudit(ctx.env, ctx.waitUntil, () =>
     build(
       { ...ctx, sessionId },
@@ -37,6 +45,7 @@ export function auditExecution(
         tool: "execute",
         args: { code, language, timeoutMs },
         failure,
+        ...("cancelled" in outcome ? { status: "cancelled" as const } : {}),
         durationMs,
         result: "result" in outcome ? outcome.result : undefined,
         toolCalls: "result" in outcome ? outcome.result.stats.toolCalls : 0,
@@ -75,6 +84,35 @@ export function auditToolCall(
   );
 }
 
+/** One "approval" entry: the call's tool and argument hash, how it was decided and by whom, the wait. */
+export function auditApproval(
+  env: object,
+  waitUntil: (promise: Promise<unknown>) => void,
+  actor: AuditActor,
+  approval: {
+    tool: string;
+    args: unknown;
+    startedAt: number;
+    /** the error the code got (`ApprovalDeniedError`), none when approved */
+    failure: string | undefined;
+    decidedBy: NonNullable<AuditEntry["decidedBy"]>;
+  },
+): void {
+  const tool = TOOL_NAME.test(approval.tool) ? approval.tool : "(invalid name)";
+  recordAudit(env, waitUntil, () =>
+    build(actor, {
+      ts: approval.startedAt,
+      kind: "approval",
+      tool,
+      args: approval.args,
+      failure: approval.failure,
+      durationMs: Date.now() - approval.startedAt,
+      result: undefined,
+      decidedBy: approval.decidedBy,
+    }),
+  );
+}
+
 /** Hashing and sizing run here, inside waitUntil, after the caller has had its answer. */
 async function build(
   actor: AuditActor,
@@ -84,10 +122,13 @@ async function build(
     tool: string;
     args: unknown;
     failure: string | undefined;
+    /** instead of ok / error from `failure` */
+    status?: AuditEntry["status"];
     durationMs: number;
     result: unknown;
     resultJson?: string | undefined;
     toolCalls?: number;
+    decidedBy?: AuditEntry["decidedBy"];
   },
 ): Promise<AuditEntry[]> {
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -101,11 +142,12 @@ async function build(
       kind: e.kind,
       tool: e.tool,
       argsSha256: await sha256Hex(e.args),
-      status: e.failure === undefined ? "ok" : "error",
+      status: e.status ?? (e.failure === undefined ? "ok" : "error"),
       ...(e.failure === undefined ? {} : { error: ERROR_NAME.test(e.failure) ? e.failure : "Error" }),
       durationMs: Math.max(0, Math.round(e.durationMs)),
       resultBytes: resultBytes(e),
       ...(e.toolCalls === undefined ? {} : { toolCalls: e.toolCalls }),
+      ...(e.decidedBy === undefined ? {} : { decidedBy: e.decidedBy }),
     },
   ];
 }

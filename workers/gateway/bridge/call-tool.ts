@@ -99,16 +99,26 @@ export function findTool(catalog: Catalog, qualifiedName: string): CatalogTool {
   );
 }
 
+/** How one call goes out: its deadline, what may stop it, what must allow it first. */
+export interface CallOptions {
+  timeoutMs: number;
+  /** aborts the upstream call (the upstream gets notifications/cancelled) */
+  signal?: AbortSignal | undefined;
+  /** runs after validation, before the upstream sees anything: throws to refuse (approvals) */
+  allow?: ((tool: CatalogTool, input: unknown) => Promise<void>) | undefined;
+}
+
 /**
- * Validates, calls the upstream, unwraps. Every failure is a ToolCallError naming the tool. Returns
- * the value and its JSON text (made for the size check; the audit sizes the result from it).
+ * Validates, asks `allow`, calls the upstream, unwraps. Every failure is a ToolCallError naming the
+ * tool. Returns the value and its JSON text (made for the size check; the audit sizes the result
+ * from it).
  */
 export async function callTool(
   catalog: Catalog,
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
-  timeoutMs: number,
+  { timeoutMs, signal, allow }: CallOptions,
 ): Promise<{ value: unknown; json: string }> {
   const tool = findTool(catalog, qualifiedName);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
@@ -125,18 +135,26 @@ export async function callTool(
       "UpstreamError",
       `${quoteName(tool.qualifiedName)}: server "${tool.server}" is not configured; an operator must add it`,
     );
+  await allow?.(tool, input);
   let result: CallToolResult;
   try {
     result = (await withDeadline(
       withUpstream(server, timeoutMs, (client) =>
         client.callTool({ name: tool.name, arguments: input as Record<string, unknown> }, undefined, {
           timeout: timeoutMs,
+          ...(signal ? { signal } : {}),
         }),
       ),
       timeoutMs,
       `timed out after ${timeoutMs} ms`,
     )) as CallToolResult;
   } catch (err) {
+    if (signal?.aborted) {
+      throw new ToolCallError(
+        "CancelledError",
+        `${quoteName(tool.qualifiedName)}: the execution was cancelled`,
+      );
+    }
     throw new ToolCallError(
       "UpstreamError",
       `${quoteName(tool.qualifiedName)} failed: ${clip(describeFailure(err), REASON_CHARS + 60)}; retry later, or use another tool`,

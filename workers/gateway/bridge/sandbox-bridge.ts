@@ -4,7 +4,7 @@ import type { BridgeWork } from "./work";
 
 /**
  * The one object a sandbox holds: handed to the isolate's `run()` as an RPC argument, so no binding
- * or props exist that another Worker could forge, and it ends with the execution. Only these six
+ * or props exist that another Worker could forge, and it ends with the execution. Only these seven
  * methods are reachable over RPC; the state behind them lives in a `#private` field.
  */
 export class SandboxBridge extends RpcTarget implements SandboxBridgeApi {
@@ -37,5 +37,9 @@ export class SandboxBridge extends RpcTarget implements SandboxBridgeApi {
 
   session(call: unknown): Promise<BridgeResult> {
     return this.#work.session(call);
+  }
+
+  log(linesJson: unknown): Promise<void> {
+    return this.#work.log(linesJson);
   }
 }

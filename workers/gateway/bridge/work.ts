@@ -1,13 +1,17 @@
 import { z } from "zod";
+import { LIVE_LOG_CAPS } from "../../../shared/contract/caps";
 import { SearchInput } from "../../../shared/contract/discovery";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
 import type { SkillRecord } from "../../../shared/contract/skills";
 import { log } from "../../../shared/log";
 import { findTokens, restoreTokens } from "../../../shared/privacy/restore";
+import type { ApprovalGate } from "../approvals/gate";
+import { approvalNote } from "../approvals/policy";
 import { auditToolCall } from "../audit";
 import type { RequestContext } from "../context/request-context";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { egressFetch } from "../egress/fetch";
+import type { ExecutionEvents } from "../execution/events";
 import type { ExecutionLedger } from "../execution/ledger";
 import type { ExecutionSession } from "../sessions/execution";
 import { withSkills } from "../skills/discovery";
@@ -18,6 +22,21 @@ import { SkillCalls } from "./skill-calls";
 
 const ToolName = z.string().min(1).max(300);
 const MAX_SEARCH_JSON = 10_000;
+const LiveLines = z.array(z.string()).max(LIVE_LOG_CAPS.lines);
+
+/** What an execution's bridge works with besides the request: its session, skills, and listeners. */
+export interface WorkOptions {
+  /** the team's egress allowlist (host patterns); empty: no network */
+  egress: string[];
+  session: ExecutionSession;
+  skills?: ReadonlyMap<string, SkillRecord>;
+  /** calls the team's approval policy names wait here */
+  gate?: ApprovalGate | undefined;
+  /** progress and live logs, when someone listens */
+  events?: ExecutionEvents | undefined;
+  /** aborted when the execution is cancelled: in-flight upstream calls stop, nothing more is audited */
+  signal?: AbortSignal | undefined;
+}
 
 /**
  * What the bridge does for one execution. Every argument comes from the isolate and is checked
@@ -28,14 +47,13 @@ export class BridgeWork {
   #upstreams: Promise<Upstreams> | undefined;
   readonly #sessionCalls: SessionCalls;
   readonly #skillCalls: SkillCalls;
-  /** the team's egress allowlist (host patterns); empty: no network */
   private readonly egress: string[];
   private readonly inSession: ExecutionSession;
 
   constructor(
     private readonly ctx: RequestContext,
     private readonly ledger: ExecutionLedger,
-    options: { egress: string[]; session: ExecutionSession; skills?: ReadonlyMap<string, SkillRecord> },
+    private readonly options: WorkOptions,
   ) {
     this.egress = options.egress;
     this.inSession = options.session;
@@ -56,19 +74,26 @@ export class BridgeWork {
         throw new ToolCallError("TypeError", `${toolName}: call skills as skills.<name>(args)`);
       }
       counted = true;
-      args = parseArgs(toolName, argsJson, this.ctx.config.limits.maxArgChars);
+      const shown = parseArgs(toolName, argsJson, this.ctx.config.limits.maxArgChars);
+      args = shown;
       const upstreams = await this.upstreams();
+      const { gate, signal } = this.options;
       const called = await callTool(
         await upstreams.catalog(),
         upstreams.servers,
         toolName,
-        await this.withPiiRestored(args),
-        this.ctx.config.upstreams.callTimeoutMs,
+        await this.withPiiRestored(shown),
+        {
+          timeoutMs: this.ctx.config.upstreams.callTimeoutMs,
+          signal,
+          // A person sees the arguments as the code wrote them: PII tokens stay tokens.
+          allow: gate ? (tool) => gate.check(tool, tool.server, shown) : undefined,
+        },
       );
       resultJson = called.json;
       return called.value;
     });
-    if (counted) this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
+    if (counted) this.finished(label, startedAt, outcome.ok);
     this.audit(label, args, startedAt, outcome, resultJson);
     return outcome;
   }
@@ -85,7 +110,7 @@ export class BridgeWork {
       const parsed = SearchInput.safeParse(parseJson(optionsJson));
       if (!parsed.success)
         throw new ToolCallError("TypeError", `searchTools: ${z.prettifyError(parsed.error)}`);
-      return searchTools(await this.discoveryCatalog(), parsed.data);
+      return searchTools(await this.discoveryCatalog(), parsed.data, approvalNote(this.ctx.config.approvals));
     });
   }
 
@@ -93,7 +118,12 @@ export class BridgeWork {
     return this.answer(async () => {
       this.ledger.take("discoveryCalls", "getToolDefinition");
       const toolName = nameOf(name, "getToolDefinition(name)");
-      return toolDefinition(await this.discoveryCatalog(), toolName, { schema: schema === true });
+      return toolDefinition(
+        await this.discoveryCatalog(),
+        toolName,
+        { schema: schema === true },
+        approvalNote(this.ctx.config.approvals),
+      );
     });
   }
 
@@ -105,12 +135,17 @@ export class BridgeWork {
     const outcome = await this.answer(async () => {
       this.ledger.take("toolCalls", `skills.${what}`);
       payload = parseArgs(`skills.${what}`, payloadJson, this.ctx.config.limits.maxArgChars);
-      return this.#skillCalls.run(what, payload);
+      const answer = await this.#skillCalls.run(what, payload);
+      const call = what === "call" ? (payload as { name: string; args?: unknown }) : undefined;
+      if (call && this.options.gate) {
+        await this.options.gate.check({ qualifiedName: `skills.${call.name}` }, "skills", call.args);
+      }
+      return answer;
     });
     if (what === "call") {
       const name = (payload as { name?: unknown } | undefined)?.name;
       const label = `skills.${typeof name === "string" ? name.slice(0, 64) : "?"}`;
-      this.ledger.record({ name: label, ms: Date.now() - startedAt, ok: outcome.ok });
+      this.finished(label, startedAt, outcome.ok);
       this.audit(label, (payload as { args?: unknown } | undefined)?.args, startedAt, outcome);
     }
     return outcome;
@@ -136,6 +171,26 @@ export class BridgeWork {
     return egressFetch(request, { team: this.ctx.team, allowlist: this.egress });
   }
 
+  /** Console lines from the isolate as they are logged (`liveLogs`): checked, then passed on. */
+  async log(linesJson: unknown): Promise<void> {
+    const { events, signal } = this.options;
+    if (!events || signal?.aborted) return;
+    if (typeof linesJson !== "string" || linesJson.length > LIVE_LOG_CAPS.jsonChars) return;
+    let parsed: z.ZodSafeParseResult<string[]>;
+    try {
+      parsed = LiveLines.safeParse(JSON.parse(linesJson));
+    } catch {
+      return;
+    }
+    if (parsed.success) for (const line of parsed.data) events.log(line);
+  }
+
+  /** A tool or skill call counted as finished: in the ledger, and to whoever follows the progress. */
+  private finished(name: string, startedAt: number, ok: boolean): void {
+    this.ledger.record({ name, ms: Date.now() - startedAt, ok });
+    if (!this.options.signal?.aborted) this.options.events?.callFinished(name, this.ledger.toolCalls);
+  }
+
   /** PII tokens the session handed out, put back wherever they occur in the arguments. */
   private async withPiiRestored(args: unknown): Promise<unknown> {
     const tokens = findTokens(args);
@@ -159,6 +214,8 @@ export class BridgeWork {
     outcome: BridgeResult,
     resultJson?: string,
   ): void {
+    // A cancelled execution gets one audit entry, its own; calls it left in flight get none.
+    if (this.options.signal?.aborted) return;
     auditToolCall(this.ctx.env, this.ctx.waitUntil, this.actor(), {
       name,
       args,

@@ -6,7 +6,7 @@ import {
   type ToolDefinition,
   type ToolEntry,
 } from "../../../shared/contract/discovery";
-import type { DetailLevel } from "../../../shared/contract/tools";
+import type { CatalogTool, DetailLevel } from "../../../shared/contract/tools";
 import { findTool } from "../bridge/call-tool";
 import type { Catalog } from "../upstreams";
 import { clampLimit, type RankedTool, rankTools } from "./search";
@@ -17,8 +17,16 @@ const SUMMARY_CHARS = 200;
 /** At most this many matched words per tool entry. */
 const MAX_MATCHED = 8;
 
+/** What the team's approval policy says of a tool (approvals/policy.ts `approvalNote`). */
+export type ApprovalNote = (tool: CatalogTool) => string | undefined;
+const NO_NOTE: ApprovalNote = () => undefined;
+
 /** `search_tools`, `GET /v1/tools` and in-code `searchTools`: one implementation. */
-export function searchTools(catalog: Catalog, input: SearchInput): SearchResult {
+export function searchTools(
+  catalog: Catalog,
+  input: SearchInput,
+  approval: ApprovalNote = NO_NOTE,
+): SearchResult {
   const detail: DetailLevel = input.detail ?? "summary";
   const warnings = [...catalogWarnings(catalog), ...(catalog.problems ?? [])];
   if (input.server && !catalog.servers.some((s) => s.name === input.server)) {
@@ -32,7 +40,9 @@ export function searchTools(catalog: Catalog, input: SearchInput): SearchResult 
     servers: catalog.servers,
   });
   return {
-    tools: all.slice(0, clampLimit(input.limit)).map((hit, i) => entry(hit, detail, i < SIGNED_ENTRIES)),
+    tools: all
+      .slice(0, clampLimit(input.limit))
+      .map((hit, i) => entry(hit, detail, i < SIGNED_ENTRIES, approval)),
     total: all.length,
     ...(warnings.length ? { warnings } : {}),
   };
@@ -48,8 +58,10 @@ export function toolDefinition(
   catalog: Catalog,
   name: string,
   options: DefinitionOptions = {},
+  approval: ApprovalNote = NO_NOTE,
 ): ToolDefinition {
   const tool = findTool(catalog, name);
+  const note = approval(tool);
   const warnings = catalogWarnings(catalog).filter((w) => w.startsWith(`${tool.server}:`));
   const declared = declareTool(tool);
   const all = options.schema === true;
@@ -60,6 +72,7 @@ export function toolDefinition(
     ...(declared.descriptionCut && tool.description ? { description: tool.description } : {}),
     ...(all || declared.inputUnexpressed ? { inputSchema: tool.inputSchema } : {}),
     ...(tool.outputSchema && (all || declared.outputUnexpressed) ? { outputSchema: tool.outputSchema } : {}),
+    ...(note ? { approval: note } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
 }
@@ -69,13 +82,20 @@ export function toolDefinition(
  * on the page's first SIGNED_ENTRIES at `summary` (the tool an agent calls is nearly always among them;
  * the rest name alternatives, for get_tool_definition), on all at `full`.
  */
-function entry({ tool, matched, matchedAll }: RankedTool, detail: DetailLevel, signed: boolean): ToolEntry {
+function entry(
+  { tool, matched, matchedAll }: RankedTool,
+  detail: DetailLevel,
+  signed: boolean,
+  approval: ApprovalNote,
+): ToolEntry {
   if (detail === "name") return { name: tool.qualifiedName };
+  const note = approval(tool);
   const summary: ToolEntry = {
     name: tool.qualifiedName,
     ...(tool.description ? { description: firstSentence(tool.description, SUMMARY_CHARS) } : {}),
     ...(signed || detail === "full" ? { signature: callSignature(tool) } : {}),
     ...(matched.length > 0 && !matchedAll ? { matched: matched.slice(0, MAX_MATCHED) } : {}),
+    ...(note ? { approval: note } : {}),
   };
   if (detail === "summary") return summary;
   return {

@@ -41,6 +41,10 @@ export interface SandboxDeps {
   piiSafeCuts?: boolean;
   /** a cut result is kept whole in the session's workspace */
   keepWholeResult?: boolean;
+  /** console lines go to the bridge as they are logged */
+  liveLogs?: boolean;
+  /** cancels the execution: the host's answer is no longer awaited (the isolate is abandoned) */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -91,10 +95,21 @@ async function askHost(deps: SandboxDeps, request: SandboxRequest): Promise<Sand
   const backstop = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), limit);
   });
+  const { signal } = deps;
+  let onCancel: (() => void) | undefined;
+  const cancelled = new Promise<"cancelled">((resolve) => {
+    onCancel = () => resolve("cancelled");
+    if (signal?.aborted) onCancel();
+    else signal?.addEventListener("abort", onCancel, { once: true });
+  });
   // The host's answer holds the bridge's stub until disposed, also when it comes after the deadline.
   const answer = Promise.resolve().then(() => deps.host.runSandbox(request, deps.bridge));
   try {
-    const raw = await Promise.race([answer, backstop]);
+    const raw = await Promise.race([answer, backstop, cancelled]);
+    if (raw === "cancelled") {
+      answer.then(disposeQuietly, () => {});
+      return failedOutcome({ name: "CancelledError", message: "The execution was cancelled by its client" });
+    }
     if (raw === "timeout") {
       answer.then(disposeQuietly, () => {});
       markOverdue(deps.host);
@@ -117,6 +132,7 @@ async function askHost(deps: SandboxDeps, request: SandboxRequest): Promise<Sand
     );
   } finally {
     clearTimeout(timer);
+    if (onCancel) signal?.removeEventListener("abort", onCancel);
   }
 }
 
@@ -181,6 +197,7 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       missingSkills: deps.skills?.missing ?? [],
       piiSafeCuts: deps.piiSafeCuts ?? false,
       keepWholeResult: deps.keepWholeResult ?? false,
+      liveLogs: deps.liveLogs ?? false,
     },
     skills: deps.skills?.loaded ?? [],
   };

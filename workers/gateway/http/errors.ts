@@ -16,7 +16,7 @@ export const RPC = {
 /** The one error type routes throw; `toErrorResponse` turns it into a response. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 406 | 413 | 415 | 429 | 500 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 429 | 500 | 502 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},

@@ -4,6 +4,7 @@ import type {
   SearchResult,
   ToolDefinition,
 } from "../../../shared/contract/discovery";
+import { approvalNote } from "../approvals/policy";
 import type { RequestContext } from "../context/request-context";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { withSkills } from "../skills/discovery";
@@ -12,7 +13,11 @@ import { upstreamsFor } from "../upstreams";
 /** `search_tools` (MCP tool and GET /v1/tools). */
 export async function search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
   const upstreams = await upstreamsFor(ctx);
-  return searchTools(await withSkills(await upstreams.catalog(), ctx), input);
+  return searchTools(
+    await withSkills(await upstreams.catalog(), ctx),
+    input,
+    approvalNote(ctx.config.approvals),
+  );
 }
 
 /**
@@ -25,5 +30,10 @@ export async function definition(
   options: DefinitionOptions = {},
 ): Promise<ToolDefinition> {
   const upstreams = await upstreamsFor(ctx);
-  return toolDefinition(await withSkills(await upstreams.catalog(), ctx), name, options);
+  return toolDefinition(
+    await withSkills(await upstreams.catalog(), ctx),
+    name,
+    options,
+    approvalNote(ctx.config.approvals),
+  );
 }

@@ -1,16 +1,33 @@
 import { type ExecuteInput, type ExecuteResult, failedExecution } from "../../../shared/contract/execute";
 import { acquireLease, releaseLease } from "../admission/leases";
+import type { ApprovalAsker } from "../approvals/asker";
+import { ApprovalGate } from "../approvals/gate";
 import { auditExecution } from "../audit";
 import { SandboxBridge } from "../bridge/sandbox-bridge";
 import { BridgeWork } from "../bridge/work";
 import type { RequestContext } from "../context/request-context";
+import type { ExecutionEvents } from "../execution/events";
 import { ExecutionLedger } from "../execution/ledger";
+import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
 import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
 import { timed } from "../timing/clock";
 import { finishInSession } from "./finish";
+
+/** What the caller of an execution offers while it runs; all optional (a JSON answer has none). */
+export interface ExecutionChannel {
+  /** progress, and console lines when `liveLogs` */
+  events?: ExecutionEvents | undefined;
+  liveLogs?: boolean | undefined;
+  /** asks the person behind the client to approve a call */
+  asker?: ApprovalAsker | undefined;
+  /** the client cancelled: the execution stops, its isolate is abandoned */
+  signal?: AbortSignal | undefined;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * `execute` (MCP tool and POST /v1/execute), the one owner of the execution's concurrency lease:
@@ -23,6 +40,7 @@ export async function execute(
   ctx: RequestContext,
   input: ExecuteInput,
   granted?: string | null,
+  channel: ExecutionChannel = {},
 ): Promise<ExecuteResult> {
   const lease =
     granted !== undefined ? granted : await acquireLease(ctx.env, ctx.team, ctx.config, ctx.clock);
@@ -33,7 +51,7 @@ export async function execute(
     });
   }
   try {
-    return await run(ctx, input);
+    return await run(ctx, input, channel);
   } finally {
     releaseLease(ctx.env, ctx.team, lease, ctx.waitUntil);
   }
@@ -41,19 +59,48 @@ export async function execute(
 
 /**
  * One execution in its session: the isolate gets one capability, a bridge object made for this
- * execution, which counts its calls in the ledger; its network is none, or the team's egress
- * allowlist through that bridge. The result is finished (PII, session id) and audited.
+ * execution, which counts its calls in the ledger and holds back calls that need a person's
+ * approval; its network is none, or the team's egress allowlist through that bridge. The result is
+ * finished (PII, session id) and audited. A cancelled execution writes nothing more: its one audit
+ * entry says `cancelled`.
  */
-async function run(ctx: RequestContext, input: ExecuteInput): Promise<ExecuteResult> {
+async function run(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  channel: ExecutionChannel,
+): Promise<ExecuteResult> {
   const startedAt = Date.now();
   const { clock } = ctx;
+  const { signal } = channel;
   let session: ExecutionSession | undefined;
   try {
     session = await timed(clock, "exec_session", () => ExecutionSession.open(ctx, input.sessionId));
     const egress = ctx.teamRecord?.egress ?? [];
     const ledger = new ExecutionLedger(ctx.config.limits);
     const skills = await timed(clock, "skills", () => skillsForExecution(ctx, input.code));
-    const work = new BridgeWork(ctx, ledger, { egress, session, skills: skills.records });
+    const events =
+      channel.events && ctx.config.pii === "tokenize"
+        ? withPrivateLogs(channel.events, session)
+        : channel.events;
+    const timeoutMs = Math.ceil(input.timeoutMs ?? ctx.config.limits.timeoutMs);
+    const gate = ctx.config.approvals
+      ? new ApprovalGate(ctx, {
+          session,
+          asker: channel.asker,
+          events,
+          deadline: startedAt + timeoutMs,
+          timeoutMs,
+          signal: signal ?? NEVER_ABORTED,
+        })
+      : undefined;
+    const work = new BridgeWork(ctx, ledger, {
+      egress,
+      session,
+      skills: skills.records,
+      gate,
+      events,
+      signal,
+    });
     const ran = await sendToSandbox(
       {
         host: sandboxHost(ctx.env, clock),
@@ -64,9 +111,15 @@ async function run(ctx: RequestContext, input: ExecuteInput): Promise<ExecuteRes
         skills,
         piiSafeCuts: ctx.config.pii === "tokenize",
         keepWholeResult: session.canKeepFiles,
+        liveLogs: channel.liveLogs === true && events !== undefined,
+        signal,
       },
       input,
     );
+    if (signal?.aborted) {
+      auditExecution(ctx, session.id, input, startedAt, { cancelled: true });
+      return ran;
+    }
     const inSession = session;
     const result = await timed(clock, "finish", () => finishInSession(ctx, inSession, ran));
     await timed(clock, "audit", () => auditExecution(ctx, inSession.id, input, startedAt, { result }));

@@ -1,5 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { REMEMBER } from "../../../durable-objects/approvals/approval";
+import { approvalDesk } from "../approvals/desk";
 import { loadConfig } from "../config";
 import { sameSecret } from "../context/api-key";
 import type { AppEnv } from "../env";
@@ -40,6 +42,14 @@ const TeamListQuery = z
   })
   .strict();
 
+const ApprovalListQuery = z
+  .object({
+    team: z.string().regex(TEAM_NAME).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+const OperatorDecision = z.object({ approve: z.boolean(), remember: z.enum(REMEMBER).optional() }).strict();
+
 /** Team default is the deployment's own (DEV_API_KEY, MCP_SERVERS) until a record of that name is stored. */
 const noTeam = (team: string) =>
   new HttpError(
@@ -64,7 +74,7 @@ async function savedTeamWarnings(
   return globWarnings({ env, config, team, teamRecord, waitUntil });
 }
 
-/** Operators' API: teams (config, allow/deny, limits) and their API keys. */
+/** Operators' API: teams (config, allow/deny, limits), their API keys, and pending approvals. */
 export const adminRoutes = new Hono<AppEnv>()
   .use("*", requireAdmin)
   .get("/teams", async (c) => {
@@ -127,6 +137,38 @@ export const adminRoutes = new Hono<AppEnv>()
         ...(used[id] ? { lastUsedAt: used[id] } : {}),
       })),
     });
+  })
+  .get("/approvals", async (c) => {
+    const { team, limit } = parseBody(ApprovalListQuery, c.req.query());
+    const approvals = await approvalDesk(c.env).list({ team, limit });
+    const now = Date.now();
+    return c.json({
+      pending: approvals.filter((a) => !a.decision).map((a) => ({ ...a, waitingMs: now - a.createdAt })),
+      decided: approvals.filter((a) => a.decision),
+    });
+  })
+  .post("/approvals/:id", async (c) => {
+    const id = c.req.param("id");
+    const { approve, remember } = parseBody(OperatorDecision, await readJson(c));
+    const desk = approvalDesk(c.env);
+    const decision = /^apr_[0-9a-f]{24}$/.test(id)
+      ? await desk.decide(id, { approve, by: "operator", remember: remember ?? "call" })
+      : null;
+    if (!decision)
+      throw new HttpError(
+        404,
+        "not_found",
+        `No approval "${id.slice(0, 40)}" (GET /admin/approvals lists them)`,
+      );
+    const stands = decision.by === "operator" && decision.status === (approve ? "approved" : "denied");
+    if (!stands) {
+      throw new HttpError(
+        409,
+        "already_decided",
+        `Approval ${id} was already decided: ${decision.status} by ${decision.by}`,
+      );
+    }
+    return c.json({ id, ...decision });
   })
   .delete("/keys/:id", async (c) => {
     if (!(await store(c.env).revokeKey(c.req.param("id"))))

@@ -1,13 +1,16 @@
 import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
 import { ExecuteInput } from "../../../shared/contract/execute";
 import type { AppEnv } from "../env";
+import { SseEvents } from "../execution/sse-events";
 import { parseBody } from "../http/body";
 import { execute } from "../operations/execute";
 
 /**
- * REST twin of the MCP `execute` tool: the same result object, as JSON. A valid body is a lone
- * execution (context/lone-execute.ts) whose lease admission took; any other body is a 400 naming
- * what was wrong.
+ * REST twin of the MCP `execute` tool: the same result object, as JSON; or, with `Accept:
+ * text/event-stream`, as server-sent events (execution/sse-events.ts) ending with a `result` event.
+ * A valid body is a lone execution (context/lone-execute.ts) whose lease admission took; any other
+ * body is a 400 naming what was wrong. A client that drops the request cancels the execution.
  */
 export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const ctx = c.get("context");
@@ -17,5 +20,13 @@ export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
     parseBody(ExecuteInput, ctx.body.value);
     throw new Error("a valid execute body was not taken as a lone execution");
   }
-  return c.json(await execute(ctx, call.input, call.lease));
+  const signal = c.req.raw.signal;
+  if (!(c.req.header("Accept") ?? "").includes("text/event-stream")) {
+    return c.json(await execute(ctx, call.input, call.lease, { signal }));
+  }
+  return streamSSE(c, async (stream) => {
+    const events = new SseEvents(stream);
+    const result = await execute(ctx, call.input, call.lease, { events, liveLogs: true, signal });
+    await events.finish("result", result);
+  });
 });

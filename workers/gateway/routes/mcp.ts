@@ -1,12 +1,17 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { ClientCapabilitiesSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { z } from "zod";
+import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
 import type { AppEnv } from "../env";
+import { cancellation, cancelRequests } from "../execution/cancellation";
 import { HttpError } from "../http/errors";
+import { answerApprovals } from "../mcp/approval-questions";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
+import { needsStream } from "../mcp/streaming";
 import { executeToolAnswer } from "../mcp/tools/execute";
 import { createSession } from "../sessions/store";
 import { timed } from "../timing/clock";
@@ -14,18 +19,23 @@ import { timed } from "../timing/clock";
 const WithClientInfo = z.object({
   params: z.object({ clientInfo: z.object({ name: z.string(), version: z.string() }) }),
 });
+const WithCapabilities = z.object({ params: z.object({ capabilities: ClientCapabilitiesSchema }) });
 
 /** A session for the client that initialize answered, its id in the response's Mcp-Session-Id. */
 async function withNewSession(ctx: RequestContext, init: unknown, res: Response): Promise<Response> {
   const negotiated = await negotiatedVersion(res);
   if (negotiated === undefined) return res;
   const info = WithClientInfo.safeParse(init);
+  const elicitation = WithCapabilities.safeParse(init).data?.params.capabilities.elicitation;
   const session = await createSession(ctx.env, {
     kind: "mcp",
     ttlSeconds: ctx.config.sessionTtlSeconds,
     protocolVersion: negotiated,
     team: ctx.team,
     ...(info.success ? { client: info.data.params.clientInfo } : {}),
+    ...(elicitation
+      ? { elicitation: { form: elicitation.form !== undefined, url: elicitation.url !== undefined } }
+      : {}),
   });
   const out = new Response(res.body, res);
   out.headers.set("Mcp-Session-Id", session.id);
@@ -34,9 +44,12 @@ async function withNewSession(ctx: RequestContext, init: unknown, res: Response)
 
 /**
  * Streamable HTTP (MCP 2025-11-25). The request context has read the body and checked the MCP
- * session it names (context/middleware.ts). A lone execution is answered here with the execute
- * tool's handler and the lease admission took for it; anything else gets a new server and a
- * stateless transport. The session is ours: issued on initialize, kept in a Durable Object.
+ * session it names (context/middleware.ts). A lone execution that will send nothing before its
+ * result is answered here with the execute tool's handler and the lease admission took for it.
+ * Messages for executions running in other requests (answers to approval questions, cancellations)
+ * go to where those listen. Anything else gets a new server and a stateless transport, answering
+ * JSON, or SSE when an execution may talk to its client while it runs (mcp/streaming.ts). The
+ * session is ours: issued on initialize, kept in a Durable Object.
  */
 export const mcpRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
@@ -44,20 +57,41 @@ export const mcpRoutes = new Hono<AppEnv>()
     if (!ctx.body?.ok) throw ctx.body?.error ?? new Error("the /mcp body was not read");
     const body = ctx.body.value;
     const call = ctx.loneExecution;
-    if (call) {
-      const result = await executeToolAnswer(ctx, call.input, call.lease);
-      return c.json({ result, jsonrpc: "2.0", id: call.rpcId ?? null });
+    const stream = needsStream(ctx, body);
+    if (call && !stream) {
+      const timeoutMs = Math.ceil(call.input.timeoutMs ?? ctx.config.limits.timeoutMs);
+      const cancel = cancellation(ctx, {
+        requestSignal: c.req.raw.signal,
+        rpcId: call.rpcId,
+        maxMs: timeoutMs + 2 * HOST_GRACE_MS,
+      });
+      try {
+        const result = await executeToolAnswer(ctx, call.input, call.lease, { signal: cancel.signal });
+        return c.json({ result, jsonrpc: "2.0", id: call.rpcId ?? null });
+      } finally {
+        cancel.stop();
+      }
     }
     const batch = Array.isArray(body) ? body : undefined;
     const init = !batch && isInitialize(body);
+    const forServer = init
+      ? [body]
+      : await cancelRequests(
+          ctx,
+          await answerApprovals(ctx, batch ? withoutSelfCancellations(batch) : [body]),
+        );
+    if (forServer.length === 0) return c.body(null, 202);
     const { server, transport } = await timed(ctx.clock, "mcp_setup", async () => {
-      const server = createMcpServer(ctx);
-      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !stream });
+      const server = createMcpServer(ctx, {
+        send: (message, relatedRequestId) => transport.send(message, { relatedRequestId }),
+        requestSignal: c.req.raw.signal,
+      });
       await server.connect(transport);
       return { server, transport };
     });
     try {
-      const parsedBody = batch ? withoutSelfCancellations(batch) : body;
+      const parsedBody = batch ? forServer : forServer[0];
       const res = await timed(
         ctx.clock,
         "mcp_handle",
@@ -66,7 +100,9 @@ export const mcpRoutes = new Hono<AppEnv>()
       );
       return init && res.ok ? await withNewSession(ctx, body, res) : res;
     } finally {
-      ctx.waitUntil(server.close());
+      // A streamed answer is still being written: its transport ends the stream when the last
+      // response is out, and the server goes with the request.
+      if (!stream) ctx.waitUntil(server.close());
     }
   })
   .get("/", () => {

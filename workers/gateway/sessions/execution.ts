@@ -63,6 +63,18 @@ export class ExecutionSession {
     return live.ok ? { ok: true, value: await sessionHistory(env, team, id) } : live;
   }
 
+  /** Tools a person approved for the rest of the session (`remember: "session"`); none without a session. */
+  async approvedTools(): Promise<Set<string>> {
+    if (this.#id === undefined) return new Set();
+    return new Set((await sessionStub(this.ctx.env, this.#id).approvedTools(this.ctx.team)) ?? []);
+  }
+
+  /** Remembers an approval for the session; without one, it lasts the execution (the gate's own set). */
+  async rememberApproval(tool: string): Promise<void> {
+    if (this.#id !== undefined)
+      await sessionStub(this.ctx.env, this.#id).rememberApproval(this.ctx.team, tool);
+  }
+
   /** Tokens for detected values: the session's vault, or one that lives only for this execution. */
   async tokenize(items: PiiItem[]): Promise<string[]> {
     if (items.length === 0) return [];

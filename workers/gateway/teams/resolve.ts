@@ -1,3 +1,4 @@
+import { teamApprovals } from "../approvals/policy";
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import { DEFAULT_TEAM, type TeamRecord } from "./schema";
@@ -23,7 +24,11 @@ export function teamServers(env: GatewayEnv, team: string, record: TeamRecord | 
 
 /** Deployment limits with the team's overrides. */
 export function withTeamLimits(base: Config, record: TeamRecord | null): Config {
-  const config = record?.pii ? { ...base, pii: record.pii.mode } : base;
+  const config = {
+    ...base,
+    ...(record?.pii ? { pii: record.pii.mode } : {}),
+    ...(record?.approvals ? { approvals: teamApprovals(record.approvals) } : {}),
+  };
   const limits = record?.limits;
   if (!limits) return config;
   return {

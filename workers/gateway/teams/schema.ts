@@ -39,6 +39,17 @@ export const TeamInput = z
       .object({ mode: z.enum(["off", "tokenize"]) })
       .strict()
       .optional(),
+    /** calls from code that wait for a person's approval (overrides APPROVALS) */
+    approvals: z
+      .object({
+        require: z.array(glob).max(200).optional(),
+        skip: z.array(glob).max(200).optional(),
+        /** tools annotated `destructiveHint: true` (default true) */
+        destructive: z.boolean().optional(),
+        timeoutSeconds: z.number().int().min(5).max(3_600).optional(),
+      })
+      .strict()
+      .optional(),
     limits: z
       .object({
         requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),

@@ -18,6 +18,7 @@ import { shapeOutput } from "../../../shared/output/shape";
 import run from "./agent.js";
 import { toJsonText, unwrap } from "./bridge-io.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
+import { liveLog } from "./live-log.js";
 import * as parts from "./parts.js";
 import { pendingCalls } from "./pending.js";
 import { describeError, formatLogArgs, promisePath, toJsonSafe } from "./serialize.js";
@@ -46,7 +47,8 @@ export default class Sandbox extends WorkerEntrypoint {
   async runAgentCode(options, bridge) {
     if (started) throw new ErrorCtor("runAgentCode() may be called once per isolate");
     started = true;
-    const logs = captureConsole(options.maxOutputChars * 2);
+    const live = options.liveLogs ? liveLog(bridge) : undefined;
+    const logs = captureConsole(options.maxOutputChars * 2, live?.push);
     const pending = pendingCalls();
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
       toJsonText(value, options.maxArgChars, what);
@@ -88,6 +90,7 @@ export default class Sandbox extends WorkerEntrypoint {
     // What the code started and left behind is awaited before anything is reported.
     const warnings = await pending.settle(timeout);
     clearTimer(timer);
+    await live?.flush();
     /** @type {unknown} */
     let result;
     let lowerBound = false;
@@ -137,8 +140,11 @@ function clipError(error) {
   return error.stack === undefined ? out : { ...out, stack: clip(error.stack, CAPS.stack) };
 }
 
-/** @param {number} maxChars collected beyond this are counted, not kept */
-function captureConsole(maxChars) {
+/**
+ * @param {number} maxChars collected beyond this are counted, not kept
+ * @param {((line: string) => void) | undefined} follow also gets each kept line (live logs)
+ */
+function captureConsole(maxChars, follow) {
   /** @type {string[]} */
   const lines = [];
   let chars = 0;
@@ -155,6 +161,7 @@ function captureConsole(maxChars) {
       const line = clip(`[${level}] ${formatLogArgs(args, maxChars)}`, maxChars);
       chars += line.length;
       lines[lines.length] = line;
+      follow?.(line);
     };
   for (const level of LEVELS) target[level] = writer(level);
   for (const [name, level] of Object.entries(ALIASES)) target[name] = writer(level);

@@ -8,7 +8,8 @@ import {
 } from "../../../../shared/contract/execute";
 import type { RequestContext } from "../../context/request-context";
 import { GatewayError } from "../../errors";
-import { execute } from "../../operations/execute";
+import { type ExecutionChannel, execute } from "../../operations/execute";
+import { mcpChannel, type RequestLink } from "../execute-channel";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
 \`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
@@ -17,6 +18,7 @@ In code:
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
 - state.get/set/delete/keys (JSON) and workspace.write/read/readBytes/list/delete (files) persist in the session; session.info(), session.history().
 - skills.save({ name, description, code, inputSchema?, outputSchema? }) keeps TypeScript code (a function body of \`args\`) for the team; skills.<name>(args) runs it; search_tools finds skills.
+- A tool whose search_tools entry has \`approval\` waits for a person; denied: it throws ApprovalDeniedError (catch it; do not retry).
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.
 language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
 
@@ -35,9 +37,14 @@ export function toToolResult(result: ExecuteResult) {
  * SessionNotFoundError result; any other failure is a tool error carrying its message, as the SDK
  * makes it.
  */
-export async function executeToolAnswer(ctx: RequestContext, input: ExecuteInput, granted?: string | null) {
+export async function executeToolAnswer(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  granted?: string | null,
+  channel?: ExecutionChannel,
+) {
   try {
-    return toToolResult(await execute(ctx, input, granted));
+    return toToolResult(await execute(ctx, input, granted, channel));
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === "session_not_found")) {
       return {
@@ -54,7 +61,11 @@ export async function executeToolAnswer(ctx: RequestContext, input: ExecuteInput
   }
 }
 
-export function registerExecuteTool(server: McpServer, ctx: RequestContext): void {
+/**
+ * The execute tool. In a request that is one execution, admission took its lease; the handler uses
+ * it (the request holds no other execute).
+ */
+export function registerExecuteTool(server: McpServer, ctx: RequestContext, link: RequestLink): void {
   server.registerTool(
     "execute",
     {
@@ -64,6 +75,14 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext): voi
       outputSchema: executeOutputShape,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input) => executeToolAnswer(ctx, input),
+    async (input, extra) => {
+      const timeoutMs = Math.ceil(input.timeoutMs ?? ctx.config.limits.timeoutMs);
+      const { channel, close } = mcpChannel(ctx, link, extra, timeoutMs);
+      try {
+        return await executeToolAnswer(ctx, input, ctx.loneExecution?.lease, channel);
+      } finally {
+        close();
+      }
+    },
   );
 }

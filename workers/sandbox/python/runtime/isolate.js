@@ -21,7 +21,7 @@ import pyodideWasm from "./pyodide.asm.wasm";
 import { loadPyodide } from "./pyodide.mjs";
 import lockText from "./pyodide-lock.json";
 import stdlibZip from "./python_stdlib.zip";
-import { cutOutsidePii, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
+import { cutOutsidePii, liveLog, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
 import { installSession } from "./session.js";
 import loadedSkills from "./skills.js";
 import snapshotData from "./snapshot.js";
@@ -103,6 +103,7 @@ export default class PythonSandbox extends WorkerEntrypoint {
     const logs = [];
     let chars = 0;
     let dropped = 0;
+    const live = options.liveLogs ? liveLog(bridge) : undefined;
     const log = (/** @type {string} */ level, /** @type {string} */ text) => {
       if (chars > options.maxOutputChars * 2 || logs.length >= LOG_LINES) {
         dropped++;
@@ -111,6 +112,7 @@ export default class PythonSandbox extends WorkerEntrypoint {
       const line = `[${level}] ${text}`.slice(0, options.maxOutputChars * 2);
       chars += line.length;
       logs.push(line);
+      live?.push(line);
     };
     const pending = pendingCalls();
     /** @type {{ resultJson?: string, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number } }} */
@@ -152,6 +154,7 @@ export default class PythonSandbox extends WorkerEntrypoint {
         : { name: "SandboxError", message: `The Python runtime failed: ${message}` };
       ran = { error };
     }
+    await live?.flush();
     const result = ran.resultJson === undefined ? undefined : JSON.parse(ran.resultJson);
     const shaped = shapeOutput(
       { result, logs, logsDropped: dropped },

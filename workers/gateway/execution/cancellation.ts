@@ -1,0 +1,76 @@
+import { CancelledNotificationSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestContext } from "../context/request-context";
+import { sessionStub } from "../sessions/store";
+
+/**
+ * An execution runs this long before it listens for a notifications/cancelled sent to another
+ * request: shorter ones end before anyone could cancel them, and pay nothing for it. A cancellation
+ * that came earlier is kept by the session object and heard at once.
+ */
+const LISTEN_AFTER_MS = 200;
+
+export interface Cancellation {
+  signal: AbortSignal;
+  /** the execution ended: stop listening */
+  stop(): void;
+}
+
+/**
+ * Aborts when the client gives up on the execution: it drops the request (`requestSignal`), the
+ * SDK's own signal fires, or its notifications/cancelled for `rpcId` reaches the MCP session's
+ * object through another request (`cancelRequests`), whichever isolate that request lands in.
+ */
+export function cancellation(
+  ctx: RequestContext,
+  options: { requestSignal?: AbortSignal; sdkSignal?: AbortSignal; rpcId?: RequestId; maxMs: number },
+): Cancellation {
+  const controller = new AbortController();
+  const abort = () => controller.abort("cancelled");
+  const signals = [options.requestSignal, options.sdkSignal].filter((s) => s !== undefined);
+  for (const s of signals) {
+    if (s.aborted) abort();
+    else s.addEventListener("abort", abort, { once: true });
+  }
+  const session = ctx.mcpSession;
+  const { rpcId } = options;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (session && rpcId !== undefined) {
+    const since = Date.now();
+    timer = setTimeout(() => {
+      sessionStub(ctx.env, session.id)
+        .cancelled(ctx.team, JSON.stringify(rpcId), since, options.maxMs)
+        .then((cancelled) => {
+          if (cancelled) abort();
+        })
+        .catch(() => {});
+    }, LISTEN_AFTER_MS);
+  }
+  return {
+    signal: controller.signal,
+    stop() {
+      clearTimeout(timer);
+      for (const s of signals) s.removeEventListener("abort", abort);
+    },
+  };
+}
+
+/**
+ * notifications/cancelled among `messages`, handed to the MCP session's object (where the running
+ * execution listens); returns the other messages.
+ */
+export async function cancelRequests(ctx: RequestContext, messages: unknown[]): Promise<unknown[]> {
+  const session = ctx.mcpSession;
+  const rest: unknown[] = [];
+  const sends: Promise<void>[] = [];
+  for (const message of messages) {
+    const cancel = CancelledNotificationSchema.safeParse(message);
+    const requestId = cancel.success ? cancel.data.params.requestId : undefined;
+    if (requestId === undefined || !session) {
+      rest.push(message);
+      continue;
+    }
+    sends.push(sessionStub(ctx.env, session.id).cancelRequest(ctx.team, JSON.stringify(requestId)));
+  }
+  await Promise.all(sends);
+  return rest;
+}

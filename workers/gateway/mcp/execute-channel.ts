@@ -1,0 +1,54 @@
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
+import type { RequestContext } from "../context/request-context";
+import { cancellation } from "../execution/cancellation";
+import type { ExecutionChannel } from "../operations/execute";
+import { type ClientLink, formAsker } from "./approval-questions";
+import { McpNotifier } from "./notifier";
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What the tool handler needs of the request around it: its stream, and whether the client left. */
+export interface RequestLink {
+  send: (
+    message: Parameters<ClientLink["send"]>[0],
+    relatedRequestId: Parameters<ClientLink["send"]>[1],
+  ) => Promise<void>;
+  requestSignal: AbortSignal;
+}
+
+/**
+ * The channel an `execute` called through the SDK talks to its client on: progress (with a progress
+ * token), console lines (after logging/setLevel), approval questions (form elicitation, when the
+ * client declared it and the team's policy may ask), and cancellation. `close()` when it returns.
+ */
+export function mcpChannel(
+  ctx: RequestContext,
+  link: RequestLink,
+  extra: ToolExtra,
+  timeoutMs: number,
+): { channel: ExecutionChannel; close(): void } {
+  const progressToken = extra._meta?.progressToken;
+  const logLevel = ctx.mcpSession?.logLevel;
+  const notify = (n: ServerNotification) => extra.sendNotification(n);
+  const notifier =
+    progressToken !== undefined || logLevel !== undefined
+      ? new McpNotifier(notify, { progressToken, logLevel })
+      : undefined;
+  const asks = ctx.config.approvals !== null && ctx.mcpSession?.elicitation?.form === true;
+  const asker = asks ? formAsker({ send: (m, id) => link.send(m, id), notify }, extra.requestId) : undefined;
+  const cancel = cancellation(ctx, {
+    requestSignal: link.requestSignal,
+    sdkSignal: extra.signal,
+    rpcId: extra.requestId,
+    maxMs: timeoutMs + 2 * HOST_GRACE_MS,
+  });
+  return {
+    channel: { events: notifier, liveLogs: notifier !== undefined, asker, signal: cancel.signal },
+    close() {
+      notifier?.close();
+      cancel.stop();
+    },
+  };
+}
