@@ -81,6 +81,12 @@ export class ApprovalDesk extends DurableObject {
     return this.close(id, { status, by: "gateway", remember: "call" });
   }
 
+  /** One approval with its decision, if any; null when unknown (or gone after a day). */
+  async get(id: string): Promise<ApprovalView | null> {
+    const row = this.row(id);
+    return row ? view(row) : null;
+  }
+
   /** Pending approvals first (oldest first), then the last day's decisions (newest first). */
   async list(
     filter: { team?: string | undefined; limit?: number | undefined } = {},

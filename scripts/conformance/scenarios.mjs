@@ -11,6 +11,7 @@ export const APPLIES = [
   "resources-list",
   "server-sse-multiple-streams",
   "dns-rebinding-protection",
+  "logging-set-level",
 ];
 
 /**
@@ -18,7 +19,6 @@ export const APPLIES = [
  * @type {Record<string, { reason: string, stillTrue: (probe: Probe) => boolean }>}
  */
 export const DOES_NOT_APPLY = {
-  "logging-set-level": capabilityAbsent("logging", "the gateway sends no log notifications"),
   "completion-complete": capabilityAbsent(
     "completions",
     "it completes an argument of the prompt test_prompt_with_arguments, and the gateway has no prompts",

@@ -5,6 +5,7 @@ import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
 import { requestLog } from "./http/request-log";
 import { adminRoutes } from "./routes/admin";
+import { approvePageRoutes } from "./routes/approve-page";
 import { auditRoutes } from "./routes/audit";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
@@ -32,6 +33,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/v1/audit", auditRoutes);
   app.route("/v1/skills", skillRoutes);
   app.route("/admin", adminRoutes);
+  app.route("/approve", approvePageRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(
       404,

@@ -23,10 +23,18 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
   return LOOPBACK.has(from.hostname) && LOOPBACK.has(new URL(requestUrl).hostname);
 }
 
-/** A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). */
+/**
+ * A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). The
+ * approval page (`/approve/*`) is exempt: it is the gateway's own page, posting to itself, and every
+ * post carries the team's API key in its body, which a rebound or foreign page does not have.
+ */
 export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header("Origin");
-  if (origin !== undefined && !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)) {
+  if (
+    origin !== undefined &&
+    !c.req.path.startsWith("/approve/") &&
+    !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
+  ) {
     throw new HttpError(
       403,
       "forbidden_origin",

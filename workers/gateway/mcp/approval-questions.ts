@@ -71,6 +71,47 @@ export function formAsker(link: ClientLink, requestId: RequestId): ApprovalAsker
   };
 }
 
+/**
+ * Asks a client that declared only URL elicitation: it shows the person the approval page
+ * (`/approve/{id}`), where they sign in with their team's API key and decide; when the approval is
+ * decided, notifications/elicitation/complete tells the client.
+ */
+export function urlAsker(link: ClientLink, requestId: RequestId, origin: string): ApprovalAsker {
+  return {
+    async ask(question, signal) {
+      await link.send(
+        {
+          jsonrpc: "2.0",
+          id: question.id,
+          method: "elicitation/create",
+          params: {
+            mode: "url",
+            elicitationId: question.id,
+            url: `${origin}/approve/${question.id}`,
+            message: `${questionText(question)}\nOpen the page to decide.`,
+          },
+        },
+        requestId,
+      );
+      // Sent as it is: the SDK server checks the client's capabilities, which a server made for one
+      // request never saw (the session record did: mcp/streaming.ts).
+      signal.addEventListener("abort", () => {
+        link
+          .send(
+            {
+              jsonrpc: "2.0",
+              method: "notifications/elicitation/complete",
+              params: { elicitationId: question.id },
+            },
+            requestId,
+          )
+          .catch(() => {});
+      });
+      return new Promise(() => {});
+    },
+  };
+}
+
 function questionText(q: ApprovalQuestion): string {
   const seconds = Math.round(q.timeoutMs / 1000);
   return `Code run by the agent wants to call ${q.tool} (server "${q.server}"; needs approval: ${q.rule}).\nArguments: ${q.args}\nApprove within ${seconds} s, or the call fails.`;
@@ -95,6 +136,8 @@ export async function answerApprovals(ctx: RequestContext, messages: unknown[]):
     const response = JSONRPCResultResponseSchema.safeParse(message);
     if (!response.success) continue;
     const result = ElicitResultSchema.safeParse(response.data.result);
+    // Accepted without content: the person agreed to open the approval page (URL mode), where they decide.
+    if (result.success && result.data.action === "accept" && result.data.content === undefined) continue;
     const content = result.success && result.data.action === "accept" ? result.data.content : undefined;
     const remember = REMEMBER.find((r) => r === content?.remember) ?? "call";
     answers.push(

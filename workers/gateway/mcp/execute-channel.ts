@@ -4,7 +4,7 @@ import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/execute";
-import { type ClientLink, formAsker } from "./approval-questions";
+import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
 import { McpNotifier } from "./notifier";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -16,6 +16,8 @@ export interface RequestLink {
     relatedRequestId: Parameters<ClientLink["send"]>[1],
   ) => Promise<void>;
   requestSignal: AbortSignal;
+  /** the gateway's origin as the client reached it (the approval page's address) */
+  origin: string;
 }
 
 /**
@@ -36,8 +38,14 @@ export function mcpChannel(
     progressToken !== undefined || logLevel !== undefined
       ? new McpNotifier(notify, { progressToken, logLevel })
       : undefined;
-  const asks = ctx.config.approvals !== null && ctx.mcpSession?.elicitation?.form === true;
-  const asker = asks ? formAsker({ send: (m, id) => link.send(m, id), notify }, extra.requestId) : undefined;
+  const modes = ctx.config.approvals === null ? undefined : ctx.mcpSession?.elicitation;
+  const client: ClientLink = { send: (m, id) => link.send(m, id), notify };
+  // Form when the client offers it (the question and answer stay in the client), else the page.
+  const asker = modes?.form
+    ? formAsker(client, extra.requestId)
+    : modes?.url
+      ? urlAsker(client, extra.requestId, link.origin)
+      : undefined;
   const cancel = cancellation(ctx, {
     requestSignal: link.requestSignal,
     sdkSignal: extra.signal,

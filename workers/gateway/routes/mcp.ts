@@ -86,6 +86,7 @@ export const mcpRoutes = new Hono<AppEnv>()
       const server = createMcpServer(ctx, {
         send: (message, relatedRequestId) => transport.send(message, { relatedRequestId }),
         requestSignal: c.req.raw.signal,
+        origin: new URL(c.req.url).origin,
       });
       await server.connect(transport);
       return { server, transport };

@@ -1,0 +1,108 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ExecuteResult } from "../../shared/contract/execute";
+import { AUTH, execute, gatewayUrl, PROMPT_MS } from "./client";
+
+// An execution that talks to its client while it runs (contract "Approvals, progress,
+// cancellation"): progress and console lines as notifications on the execute's stream, and
+// notifications/cancelled stopping it.
+let client: Client;
+const logs: Array<{ at: number; data: unknown; level: string }> = [];
+
+beforeAll(async () => {
+  client = new Client({ name: "e2e-live", version: "1.0.0" });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    logs.push({ at: Date.now(), data: n.params.data, level: n.params.level });
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${gatewayUrl()}/mcp`), { requestInit: { headers: AUTH } }),
+  );
+});
+afterAll(async () => {
+  await client?.close();
+});
+
+type AuditEntry = { kind: string; tool: string; ts: number; status: string; requestId: string };
+async function audit(query: string): Promise<AuditEntry[]> {
+  const res = await fetch(`${gatewayUrl()}/v1/audit?${query}`, { headers: AUTH });
+  return ((await res.json()) as { entries: AuditEntry[] }).entries;
+}
+
+describe("progress and live logs", () => {
+  it("arrive during a multi-second execution, in order, at most 4 progress notifications a second, before the result", async () => {
+    await client.setLoggingLevel("info");
+    const progress: Array<{ at: number; progress: number; message?: string }> = [];
+    const code = `for (let i = 0; i < 6; i++) {
+  console.log("step " + i);
+  console.debug("hidden " + i);
+  await tools.demo.get_ticket({ id: "tkt_000001" });
+  await new Promise((r) => setTimeout(r, 300));
+}
+console.warn("done");
+return "ok";`;
+    logs.length = 0;
+    const res = await client.callTool({ name: "execute", arguments: { code } }, undefined, {
+      onprogress: (p) => progress.push({ at: Date.now(), ...p }),
+    });
+    const answeredAt = Date.now();
+    expect((res.structuredContent as ExecuteResult).result).toBe("ok");
+    expect(logs.map((l) => l.data)).toEqual([...[0, 1, 2, 3, 4, 5].map((i) => `step ${i}`), "done"]);
+    expect(logs.at(-1)?.level).toBe("warning");
+    expect(logs.every((l) => l.at <= answeredAt)).toBe(true);
+    // First log line ~1.8 s before the answer: they came while it ran, not with the result.
+    expect(answeredAt - (logs[0]?.at ?? answeredAt)).toBeGreaterThan(1_000);
+    expect(progress.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]?.progress).toBeGreaterThan(progress[i - 1]?.progress ?? 0);
+    }
+    expect(Math.floor(progress.at(-1)?.progress ?? 0)).toBeGreaterThanOrEqual(5);
+    // message: the latest finished call or console line when the notification went out.
+    for (const p of progress)
+      expect(p.message ?? "").toMatch(/^(demo\.get_ticket finished|step \d|hidden \d|done)$/);
+    const seconds = (progress.at(-1)!.at - progress[0]!.at) / 1000;
+    expect(progress.length - 1).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
+  });
+});
+
+describe("cancellation", () => {
+  it("notifications/cancelled stops an execution that loops over tool calls: calls and audit rows stop, the next execute runs at once", async () => {
+    const marker = `cancel-${Date.now()}`;
+    const code = `// ${marker}
+for (let i = 0; i < 190; i++) {
+  await tools.demo.get_ticket({ id: "tkt_000002" });
+  await new Promise((r) => setTimeout(r, 50));
+}
+return "finished";`;
+    const abort = new AbortController();
+    const since = Date.now();
+    const running = client
+      .callTool({ name: "execute", arguments: { code, timeoutMs: 60_000 } }, undefined, {
+        signal: abort.signal,
+        timeout: 120_000,
+      })
+      .catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const before = (await audit(`since=${since}&tool=demo.get_ticket&limit=1000`)).length;
+    expect(before).toBeGreaterThan(5);
+    const cancelledAt = Date.now();
+    abort.abort("user pressed Esc");
+    expect(String(await running)).toContain("user pressed Esc");
+
+    await new Promise((r) => setTimeout(r, 1_000));
+    const settled = await audit(`since=${since}&tool=demo.get_ticket&limit=1000`);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const later = await audit(`since=${since}&tool=demo.get_ticket&limit=1000`);
+    expect(later.length).toBe(settled.length);
+    const lastCall = Math.max(...later.map((e) => e.ts));
+    expect(lastCall - cancelledAt).toBeLessThan(500);
+
+    const executions = await audit(`since=${since}&tool=execute&limit=10`);
+    expect(executions.filter((e) => e.status === "cancelled")).toHaveLength(1);
+
+    const started = Date.now();
+    expect((await execute(client, { code: "return 1 + 1" })).result).toBe(2);
+    expect(Date.now() - started).toBeLessThan(PROMPT_MS);
+  });
+});
