@@ -66,6 +66,67 @@ return "ok";`;
   });
 });
 
+describe("live logs from Python, and when answers stay JSON", () => {
+  it("sends Python print() lines as notifications/message while the code runs", async () => {
+    await client.setLoggingLevel("info");
+    logs.length = 0;
+    const out = await execute(client, {
+      language: "python",
+      code: `import asyncio
+for i in range(3):
+    print("py", i)
+    await asyncio.sleep(0.2)
+"ok"`,
+    });
+    expect(out.result).toBe("ok");
+    expect(logs.map((l) => l.data)).toEqual(["py 0", "py 1", "py 2"]);
+  });
+
+  it("answers JSON when nothing can stream, SSE with a progress token", async () => {
+    const init = await fetch(`${gatewayUrl()}/mcp`, {
+      method: "POST",
+      headers: { ...AUTH, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+    });
+    const session = init.headers.get("Mcp-Session-Id") ?? "";
+    const call = (meta?: Record<string, unknown>) =>
+      fetch(`${gatewayUrl()}/mcp`, {
+        method: "POST",
+        headers: {
+          ...AUTH,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Session-Id": session,
+          "MCP-Protocol-Version": "2025-11-25",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "execute", arguments: { code: "return 6 * 7" }, ...(meta ? { _meta: meta } : {}) },
+        }),
+      });
+    const plain = await call();
+    expect(plain.headers.get("Content-Type")).toContain("application/json");
+    expect(
+      ((await plain.json()) as { result: { structuredContent: ExecuteResult } }).result.structuredContent
+        .result,
+    ).toBe(42);
+    const streamed = await call({ progressToken: "p1" });
+    expect(streamed.headers.get("Content-Type")).toContain("text/event-stream");
+    expect(await streamed.text()).toContain('"result":42');
+  });
+});
+
 describe("cancellation", () => {
   it("notifications/cancelled stops an execution that loops over tool calls: calls and audit rows stop, the next execute runs at once", async () => {
     const marker = `cancel-${Date.now()}`;

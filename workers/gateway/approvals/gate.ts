@@ -65,13 +65,16 @@ export class ApprovalGate {
     const pending = await this.open(tool, rule, args, startedAt, timeoutMs);
     this.options.events?.waitingForApproval(tool, pending.id);
     const decision = await this.decide(pending, server, timeoutMs);
-    auditApproval(this.ctx.env, this.ctx.waitUntil, this.actor(), {
-      tool,
-      args,
-      startedAt,
-      failure: failureOf(decision),
-      decidedBy: decision.by,
-    });
+    // A cancelled execution gets one audit entry, its own.
+    if (!this.options.signal.aborted) {
+      auditApproval(this.ctx.env, this.ctx.waitUntil, this.actor(), {
+        tool,
+        args,
+        startedAt,
+        failure: failureOf(decision),
+        decidedBy: decision.by,
+      });
+    }
     if (decision.status === "approved") {
       if (decision.remember !== "call") this.#approvedHere.add(tool);
       if (decision.remember === "session") await this.options.session.rememberApproval(tool);
