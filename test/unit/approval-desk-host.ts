@@ -1,61 +1,36 @@
-import { env, runInDurableObject } from "cloudflare:test";
-import { ApprovalDesk } from "../../durable-objects/approvals/approval-desk";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import type { PendingApproval } from "../../durable-objects/approvals/approval";
+import type { ApprovalDesk } from "../../durable-objects/approvals/approval-desk";
 import type { GatewayEnv } from "../../workers/gateway/env";
 
-/**
- * test/helpers/test-main.ts does not export ApprovalDesk, so in this pool every call on
- * env.APPROVAL_DESK fails ("does not export a ApprovalDesk Durable Object"). Until it does, the
- * approval tests run a real ApprovalDesk here, on the SQLite storage of a SessionObject instance of
- * its own (never opened as a session). Its alarm is kept in this helper, not set on the host, whose
- * alarm() is the session's: `alarmAt()` reads it, `desk.alarm()` runs it.
- */
-export type DeskCalls = Pick<ApprovalDesk, "open" | "wait" | "decide" | "expire" | "get" | "list" | "alarm">;
+export type DeskCalls = Pick<ApprovalDesk, "open" | "wait" | "decide" | "expire" | "get" | "list"> & {
+  /** runs the desk's scheduled alarm now */
+  alarm(): Promise<boolean>;
+};
 
 export interface DeskHost {
   desk: DeskCalls;
-  /** the alarm the desk asked for (ms since epoch), or null */
-  alarmAt(): number | null;
-  /** the real bindings, APPROVAL_DESK answering with this desk (whatever the name asked for) */
+  /** the alarm the desk has set (ms since epoch), or null */
+  alarmAt(): Promise<number | null>;
+  /** the real bindings (the gateway's desk is the instance named "desk") */
   env: GatewayEnv;
 }
 
+/** The real ApprovalDesk binding: an instance of its own per `name` ("desk" is the gateway's). */
 export function deskHost(name: string): DeskHost {
-  const host = env.SESSIONS.get(env.SESSIONS.idFromName(`approval-desk-host:${name}`));
-  let desk: ApprovalDesk | undefined;
-  let alarm: number | null = null;
-  const run = <T>(call: (desk: ApprovalDesk) => Promise<T>): Promise<T> =>
-    runInDurableObject(host, (_session, state) => {
-      // Only what ApprovalDesk uses of its state: SQL, and its alarm.
-      const storage = {
-        sql: state.storage.sql,
-        getAlarm: async () => alarm,
-        setAlarm: async (at: number | Date) => {
-          alarm = typeof at === "number" ? at : at.getTime();
-        },
-      };
-      if (!desk) {
-        desk = new ApprovalDesk(state, env);
-        // workerd wants a real state for the constructor; its methods then read this one.
-        Object.defineProperty(desk, "ctx", { value: { storage } });
-      }
-      return call(desk);
-    });
-  const calls: DeskCalls = {
-    open: (input) => run((d) => d.open(input)),
-    wait: (id, maxMs) => run((d) => d.wait(id, maxMs)),
-    decide: (id, input, team) => run((d) => d.decide(id, input, team)),
-    expire: (id, status) => run((d) => d.expire(id, status)),
-    get: (id) => run((d) => d.get(id)),
-    list: (filter) => run((d) => d.list(filter)),
-    alarm: () => run((d) => d.alarm()),
-  };
-  // The gateway reaches the desk as env.APPROVAL_DESK.get(idFromName("desk")) (approvals/desk.ts).
-  const namespace = { idFromName: () => host.id, get: () => calls };
+  const stub = env.APPROVAL_DESK.get(env.APPROVAL_DESK.idFromName(name));
   return {
-    desk: calls,
-    alarmAt: () => alarm,
-    env: { ...env, APPROVAL_DESK: namespace as unknown as GatewayEnv["APPROVAL_DESK"] },
+    desk: {
+      open: (input) => stub.open(input),
+      wait: (id, maxMs) => stub.wait(id, maxMs),
+      decide: (id, input, team) => stub.decide(id, input, team),
+      expire: (id, status) => stub.expire(id, status),
+      get: (id) => stub.get(id),
+      list: (filter) => stub.list(filter),
+      alarm: () => runDurableObjectAlarm(stub),
+    },
+    alarmAt: () => runInDurableObject(stub, (_desk, state) => state.storage.getAlarm()),
+    env,
   };
 }
 

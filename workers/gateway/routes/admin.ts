@@ -149,23 +149,28 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .post("/approvals/:id", async (c) => {
     const id = c.req.param("id");
-    const { approve, remember } = parseBody(OperatorDecision, await readJson(c));
+    const { approve, remember = "call" } = parseBody(OperatorDecision, await readJson(c));
     const desk = approvalDesk(c.env);
-    const decision = /^apr_[0-9a-f]{24}$/.test(id)
-      ? await desk.decide(id, { approve, by: "operator", remember: remember ?? "call" })
-      : null;
-    if (!decision)
+    const found = /^apr_[0-9a-f]{24}$/.test(id) ? await desk.get(id) : null;
+    if (!found) {
       throw new HttpError(
         404,
         "not_found",
         `No approval "${id.slice(0, 40)}" (GET /admin/approvals lists them)`,
       );
-    const stands = decision.by === "operator" && decision.status === (approve ? "approved" : "denied");
-    if (!stands) {
+    }
+    // The first decision stands; one made meanwhile by someone else comes back from decide().
+    const decision = found.decision ?? (await desk.decide(id, { approve, by: "operator", remember }));
+    const mine =
+      decision?.by === "operator" &&
+      decision.status === (approve ? "approved" : "denied") &&
+      decision.remember === remember;
+    if (!decision || found.decision || !mine) {
+      const earlier = decision ?? found.decision;
       throw new HttpError(
         409,
         "already_decided",
-        `Approval ${id} was already decided: ${decision.status} by ${decision.by}`,
+        `Approval ${id} was already decided: ${earlier ? `${earlier.status} by ${earlier.by}` : "gone"}`,
       );
     }
     return c.json({ id, ...decision });
