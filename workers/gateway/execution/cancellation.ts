@@ -1,4 +1,5 @@
 import { CancelledNotificationSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
 import { sessionStub } from "../sessions/store";
 
@@ -22,7 +23,13 @@ export interface Cancellation {
  */
 export function cancellation(
   ctx: RequestContext,
-  options: { requestSignal?: AbortSignal; sdkSignal?: AbortSignal; rpcId?: RequestId; maxMs: number },
+  options: {
+    requestSignal?: AbortSignal;
+    sdkSignal?: AbortSignal;
+    rpcId?: RequestId;
+    /** the execution's wall-clock limit: it listens no longer than that and the host's grace */
+    timeoutMs: number;
+  },
 ): Cancellation {
   const controller = new AbortController();
   const abort = () => controller.abort("cancelled");
@@ -38,7 +45,7 @@ export function cancellation(
     const since = Date.now();
     timer = setTimeout(() => {
       sessionStub(ctx.env, session.id)
-        .cancelled(ctx.team, JSON.stringify(rpcId), since, options.maxMs)
+        .cancelled(ctx.team, JSON.stringify(rpcId), since, options.timeoutMs + 2 * HOST_GRACE_MS)
         .then((cancelled) => {
           if (cancelled) abort();
         })

@@ -20,3 +20,11 @@ export interface ExecutionLimits {
   /** state / workspace / session calls one execution may make */
   maxSessionCalls: number;
 }
+
+/** The wall-clock limit one execution runs under: its `timeoutMs`, else the default (checked against the maximum in sendToSandbox). */
+export function executionTimeoutMs(
+  input: { timeoutMs?: number | undefined },
+  limits: ExecutionLimits,
+): number {
+  return Math.ceil(input.timeoutMs ?? limits.timeoutMs);
+}

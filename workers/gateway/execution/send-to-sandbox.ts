@@ -10,7 +10,7 @@ import {
 } from "../../../shared/contract/sandbox";
 import { disposeQuietly } from "../../../shared/dispose";
 import type { ExecutionLedger } from "./ledger";
-import type { ExecutionLimits } from "./limits";
+import { type ExecutionLimits, executionTimeoutMs } from "./limits";
 
 const PING_TIMEOUT_MS = 1_000;
 /**
@@ -175,7 +175,7 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       },
     };
   }
-  const timeoutMs = Math.ceil(input.timeoutMs ?? limits.timeoutMs);
+  const timeoutMs = executionTimeoutMs(input, limits);
   if (timeoutMs > limits.maxTimeoutMs) {
     return {
       error: {

@@ -1,6 +1,5 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/execute";
@@ -50,7 +49,7 @@ export function mcpChannel(
     requestSignal: link.requestSignal,
     sdkSignal: extra.signal,
     rpcId: extra.requestId,
-    maxMs: timeoutMs + 2 * HOST_GRACE_MS,
+    timeoutMs,
   });
   return {
     channel: { events: notifier, liveLogs: notifier !== undefined, asker, signal: cancel.signal },

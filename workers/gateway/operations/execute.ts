@@ -8,6 +8,7 @@ import { BridgeWork } from "../bridge/work";
 import type { RequestContext } from "../context/request-context";
 import type { ExecutionEvents } from "../execution/events";
 import { ExecutionLedger } from "../execution/ledger";
+import { executionTimeoutMs } from "../execution/limits";
 import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
@@ -82,7 +83,7 @@ async function run(
       channel.events && ctx.config.pii === "tokenize"
         ? withPrivateLogs(channel.events, session)
         : channel.events;
-    const timeoutMs = Math.ceil(input.timeoutMs ?? ctx.config.limits.timeoutMs);
+    const timeoutMs = executionTimeoutMs(input, ctx.config.limits);
     const gate = ctx.config.approvals
       ? new ApprovalGate(ctx, {
           session,

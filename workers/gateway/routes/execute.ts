@@ -25,8 +25,15 @@ export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
     return c.json(await execute(ctx, call.input, call.lease, { signal }));
   }
   return streamSSE(c, async (stream) => {
+    // A client that goes away cancels the stream, whether or not the request's signal says so.
+    const dropped = new AbortController();
+    stream.onAbort(() => dropped.abort());
     const events = new SseEvents(stream);
-    const result = await execute(ctx, call.input, call.lease, { events, liveLogs: true, signal });
+    const result = await execute(ctx, call.input, call.lease, {
+      events,
+      liveLogs: true,
+      signal: AbortSignal.any([signal, dropped.signal]),
+    });
     await events.finish("result", result);
   });
 });

@@ -2,10 +2,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ClientCapabilitiesSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { z } from "zod";
-import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
 import type { AppEnv } from "../env";
 import { cancellation, cancelRequests } from "../execution/cancellation";
+import { executionTimeoutMs } from "../execution/limits";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
@@ -59,11 +59,10 @@ export const mcpRoutes = new Hono<AppEnv>()
     const call = ctx.loneExecution;
     const stream = needsStream(ctx, body);
     if (call && !stream) {
-      const timeoutMs = Math.ceil(call.input.timeoutMs ?? ctx.config.limits.timeoutMs);
       const cancel = cancellation(ctx, {
         requestSignal: c.req.raw.signal,
         rpcId: call.rpcId,
-        maxMs: timeoutMs + 2 * HOST_GRACE_MS,
+        timeoutMs: executionTimeoutMs(call.input, ctx.config.limits),
       });
       try {
         const result = await executeToolAnswer(ctx, call.input, call.lease, { signal: cancel.signal });

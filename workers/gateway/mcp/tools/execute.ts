@@ -8,6 +8,7 @@ import {
 } from "../../../../shared/contract/execute";
 import type { RequestContext } from "../../context/request-context";
 import { GatewayError } from "../../errors";
+import { executionTimeoutMs } from "../../execution/limits";
 import { type ExecutionChannel, execute } from "../../operations/execute";
 import { mcpChannel, type RequestLink } from "../execute-channel";
 
@@ -76,8 +77,7 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (input, extra) => {
-      const timeoutMs = Math.ceil(input.timeoutMs ?? ctx.config.limits.timeoutMs);
-      const { channel, close } = mcpChannel(ctx, link, extra, timeoutMs);
+      const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
       try {
         return await executeToolAnswer(ctx, input, ctx.loneExecution?.lease, channel);
       } finally {
