@@ -129,13 +129,19 @@ for i in range(3):
 
 describe("cancellation", () => {
   it("notifications/cancelled stops an execution that loops over tool calls: calls and audit rows stop, the next execute runs at once", async () => {
-    const marker = `cancel-${Date.now()}`;
-    const code = `// ${marker}
-for (let i = 0; i < 190; i++) {
-  await tools.demo.get_ticket({ id: "tkt_000002" });
+    // Each call creates a ticket whose subject carries the marker: the upstream's own count of calls.
+    const marker = `cancelmark${Date.now()}`;
+    const code = `for (let i = 0; i < 190; i++) {
+  await tools.demo.create_ticket({ customerId: "cus_00001", subject: "${marker} " + i, body: "loop" });
   await new Promise((r) => setTimeout(r, 50));
 }
 return "finished";`;
+    const upstreamCount = async () =>
+      (
+        await execute(client, {
+          code: `return (await tools.demo.search_tickets({ query: "${marker}", limit: 1 })).total;`,
+        })
+      ).result as number;
     const abort = new AbortController();
     const since = Date.now();
     const running = client
@@ -145,17 +151,20 @@ return "finished";`;
       })
       .catch((err: unknown) => err);
     await new Promise((r) => setTimeout(r, 1_500));
-    const before = (await audit(`since=${since}&tool=demo.get_ticket&limit=1000`)).length;
+    const before = (await audit(`since=${since}&tool=demo.create_ticket&limit=1000`)).length;
     expect(before).toBeGreaterThan(5);
     const cancelledAt = Date.now();
     abort.abort("user pressed Esc");
     expect(String(await running)).toContain("user pressed Esc");
 
     await new Promise((r) => setTimeout(r, 1_000));
-    const settled = await audit(`since=${since}&tool=demo.get_ticket&limit=1000`);
+    const settled = await audit(`since=${since}&tool=demo.create_ticket&limit=1000`);
+    const created = await upstreamCount();
     await new Promise((r) => setTimeout(r, 1_500));
-    const later = await audit(`since=${since}&tool=demo.get_ticket&limit=1000`);
+    const later = await audit(`since=${since}&tool=demo.create_ticket&limit=1000`);
     expect(later.length).toBe(settled.length);
+    expect(await upstreamCount()).toBe(created);
+    expect(created).toBe(later.length);
     const lastCall = Math.max(...later.map((e) => e.ts));
     expect(lastCall - cancelledAt).toBeLessThan(500);
 
