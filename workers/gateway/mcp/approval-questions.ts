@@ -1,10 +1,12 @@
 import {
+  type ElicitRequest,
   type ElicitRequestFormParams,
   ElicitResultSchema,
   type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
   JSONRPCResultResponseSchema,
   type RequestId,
-  type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
 import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
@@ -15,7 +17,6 @@ import type { RequestContext } from "../context/request-context";
 export interface ClientLink {
   /** a message on the stream of request `relatedRequestId` (the SDK transport's send) */
   send(message: JSONRPCMessage, relatedRequestId: RequestId): Promise<void>;
-  notify(notification: ServerNotification): Promise<void>;
 }
 
 const APPROVAL_ID = /^apr_[0-9a-f]{24}$/;
@@ -38,37 +39,23 @@ const REQUESTED_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
 };
 
 /**
- * Asks the client of an `execute` (MCP 2025-11-25, form elicitation) on that request's stream. The
- * question's JSON-RPC id is the approval's id: the client's answer comes back in another POST,
- * maybe to another isolate, and goes straight to the desk (`answerApprovals`). The SDK numbers a
- * server's own requests from 0 per server instance, and ours live one HTTP request, so its ids
- * would collide between executions of one session. When someone else decided first, the question
- * is withdrawn with notifications/cancelled.
+ * Asks the client of an `execute` (MCP 2025-11-25) on that request's stream, in form mode: the
+ * message and the form, answered in the client. The question's JSON-RPC id is the approval's id:
+ * the client's answer comes back in another POST, maybe to another isolate, and goes straight to
+ * the desk (`answerApprovals`). The SDK numbers a server's own requests from 0 per server instance,
+ * and ours live one HTTP request, so its ids would collide between executions of one session. When
+ * someone else decided first, the question is withdrawn with notifications/cancelled.
  */
 export function formAsker(link: ClientLink, requestId: RequestId): ApprovalAsker {
-  return {
-    async ask(question, signal) {
-      await link.send(
-        {
-          jsonrpc: "2.0",
-          id: question.id,
-          method: "elicitation/create",
-          params: { mode: "form", message: questionText(question), requestedSchema: REQUESTED_SCHEMA },
-        },
-        requestId,
-      );
-      signal.addEventListener("abort", () => {
-        if (signal.reason === "client") return;
-        link
-          .notify({
-            method: "notifications/cancelled",
-            params: { requestId: question.id, reason: "decided elsewhere" },
-          })
-          .catch(() => {});
-      });
-      return new Promise(() => {});
-    },
-  };
+  return elicitation(
+    link,
+    requestId,
+    (q) => ({ mode: "form", message: questionText(q), requestedSchema: REQUESTED_SCHEMA }),
+    (q, decidedBy) =>
+      decidedBy === "client"
+        ? undefined
+        : { method: "notifications/cancelled", params: { requestId: q.id, reason: "decided elsewhere" } },
+  );
 }
 
 /**
@@ -77,35 +64,44 @@ export function formAsker(link: ClientLink, requestId: RequestId): ApprovalAsker
  * decided, notifications/elicitation/complete tells the client.
  */
 export function urlAsker(link: ClientLink, requestId: RequestId, origin: string): ApprovalAsker {
+  return elicitation(
+    link,
+    requestId,
+    (q) => ({
+      mode: "url",
+      elicitationId: q.id,
+      url: `${origin}/approve/${q.id}`,
+      message: `${questionText(q)}\nOpen the page to decide.`,
+    }),
+    (q) => ({ method: "notifications/elicitation/complete", params: { elicitationId: q.id } }),
+  );
+}
+
+/**
+ * Sends `elicitation/create` with the approval's id, and `withdrawn` once the approval is decided
+ * (the signal's reason says by whom). Messages go to the transport as they are: the SDK server
+ * checks the client's capabilities before it sends elicitation messages, and a server made for one
+ * request never saw them (the session record did: mcp/streaming.ts). The answer never resolves
+ * here: it reaches the desk.
+ */
+function elicitation(
+  link: ClientLink,
+  requestId: RequestId,
+  params: (q: ApprovalQuestion) => ElicitRequest["params"],
+  withdrawn: (q: ApprovalQuestion, decidedBy: unknown) => Omit<JSONRPCNotification, "jsonrpc"> | undefined,
+): ApprovalAsker {
   return {
     async ask(question, signal) {
-      await link.send(
-        {
-          jsonrpc: "2.0",
-          id: question.id,
-          method: "elicitation/create",
-          params: {
-            mode: "url",
-            elicitationId: question.id,
-            url: `${origin}/approve/${question.id}`,
-            message: `${questionText(question)}\nOpen the page to decide.`,
-          },
-        },
-        requestId,
-      );
-      // Sent as it is: the SDK server checks the client's capabilities, which a server made for one
-      // request never saw (the session record did: mcp/streaming.ts).
+      const request: JSONRPCRequest = {
+        jsonrpc: "2.0",
+        id: question.id,
+        method: "elicitation/create",
+        params: params(question),
+      };
+      await link.send(request, requestId);
       signal.addEventListener("abort", () => {
-        link
-          .send(
-            {
-              jsonrpc: "2.0",
-              method: "notifications/elicitation/complete",
-              params: { elicitationId: question.id },
-            },
-            requestId,
-          )
-          .catch(() => {});
+        const notification = withdrawn(question, signal.reason);
+        if (notification) link.send({ jsonrpc: "2.0", ...notification }, requestId).catch(() => {});
       });
       return new Promise(() => {});
     },

@@ -9,11 +9,7 @@ import { McpNotifier } from "./notifier";
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What the tool handler needs of the request around it: its stream, and whether the client left. */
-export interface RequestLink {
-  send: (
-    message: Parameters<ClientLink["send"]>[0],
-    relatedRequestId: Parameters<ClientLink["send"]>[1],
-  ) => Promise<void>;
+export interface RequestLink extends ClientLink {
   requestSignal: AbortSignal;
   /** the gateway's origin as the client reached it (the approval page's address) */
   origin: string;
@@ -38,12 +34,11 @@ export function mcpChannel(
       ? new McpNotifier(notify, { progressToken, logLevel })
       : undefined;
   const modes = ctx.config.approvals === null ? undefined : ctx.mcpSession?.elicitation;
-  const client: ClientLink = { send: (m, id) => link.send(m, id), notify };
   // Form when the client offers it (the question and answer stay in the client), else the page.
   const asker = modes?.form
-    ? formAsker(client, extra.requestId)
+    ? formAsker(link, extra.requestId)
     : modes?.url
-      ? urlAsker(client, extra.requestId, link.origin)
+      ? urlAsker(link, extra.requestId, link.origin)
       : undefined;
   const cancel = cancellation(ctx, {
     requestSignal: link.requestSignal,
