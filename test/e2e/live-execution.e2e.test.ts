@@ -130,9 +130,11 @@ for i in range(3):
 describe("cancellation", () => {
   it("notifications/cancelled stops an execution that loops over tool calls: calls and audit rows stop, the next execute runs at once", async () => {
     // Each call creates a ticket whose subject carries the marker: the upstream's own count of calls.
+    // (Assigned, as the demo's tickets are: later tests comment on the newest ticket without an author.)
     const marker = `cancelmark${Date.now()}`;
-    const code = `for (let i = 0; i < 190; i++) {
-  await tools.demo.create_ticket({ customerId: "cus_00001", subject: "${marker} " + i, body: "loop" });
+    const code = `const { agents } = await tools.demo.list_agents({});
+for (let i = 0; i < 190; i++) {
+  await tools.demo.create_ticket({ customerId: "cus_00001", subject: "${marker} " + i, body: "loop", assignee: agents[0].name });
   await new Promise((r) => setTimeout(r, 50));
 }
 return "finished";`;
