@@ -1,4 +1,5 @@
 import type { ApprovalDecision, PendingApproval } from "../../../durable-objects/approvals/approval";
+import { hex } from "../../../shared/hash";
 import { auditApproval, sha256Hex } from "../audit";
 import { quoteName, ToolCallError } from "../bridge/call-tool";
 import type { RequestContext } from "../context/request-context";
@@ -45,11 +46,6 @@ export class ApprovalGate {
     this.#rule = approvalRule(ctx.config.approvals);
   }
 
-  /** Whether `subject` could wait for a person (search_tools says so; this does not ask). */
-  needsApproval(subject: ApprovalSubject): boolean {
-    return this.#rule(subject) !== undefined;
-  }
-
   /** Returns when the call may go ahead; throws ApprovalDeniedError / ApprovalTimeoutError / CancelledError. */
   async check(subject: ApprovalSubject, server: string, args: unknown): Promise<void> {
     const rule = this.#rule(subject);
@@ -93,7 +89,7 @@ export class ApprovalGate {
     const { requestId, keyId, team } = this.ctx;
     const sessionId = this.options.session.id;
     const pending: PendingApproval = {
-      id: `apr_${randomHex(12)}`,
+      id: `apr_${hex(crypto.getRandomValues(new Uint8Array(12)))}`,
       team,
       tool,
       args: clip(JSON.stringify(args ?? {}), SHOWN_ARGS_CHARS),
@@ -214,10 +210,4 @@ function cancelledNow(): ApprovalDecision {
 
 function never(): Promise<never> {
   return new Promise(() => {});
-}
-
-function randomHex(bytes: number): string {
-  return [...crypto.getRandomValues(new Uint8Array(bytes))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
 }

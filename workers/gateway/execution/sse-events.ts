@@ -27,8 +27,9 @@ export class SseEvents implements ExecutionEvents {
   }
 
   log(line: string): void {
-    this.emit("log", splitLogLine(line));
-    this.#meter.note(splitLogLine(line).text);
+    const split = splitLogLine(line);
+    this.emit("log", split);
+    this.#meter.note(split.text);
   }
 
   /** Everything before `event` has been written, then `event`; nothing after. */
