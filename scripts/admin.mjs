@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { callAdmin as call, adminTarget as target } from "./lib/admin-api.mjs";
+import { approvals } from "./lib/admin-approvals.mjs";
 import { CliError } from "./lib/cli-request.mjs";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -253,43 +254,10 @@ Revoke it with: npm run admin -- keys revoke ${k.id}`,
       await call(t, "DELETE", `/keys/${seg(args.id)}`);
       return out({ revoked: args.id }, () => `Revoked key ${args.id}.`);
     }
-    case "approvals list": {
-      const query = values.team ? `?team=${seg(values.team)}` : "";
-      const { data } = await call(t, "GET", `/approvals${query}`);
-      return out(data, () => {
-        const pending = data.pending.map((a) => ({
-          id: a.id,
-          team: a.team,
-          tool: a.tool,
-          args: a.args.length > 60 ? `${a.args.slice(0, 59)}…` : a.args,
-          waiting: `${Math.round(a.waitingMs / 1000)} s`,
-        }));
-        const decided = data.decided.map((a) => ({
-          id: a.id,
-          tool: a.tool,
-          decision: a.decision.status,
-          by: a.decision.by,
-          at: when(a.decision.decidedAt),
-        }));
-        return [
-          pending.length
-            ? table(pending, ["id", "team", "tool", "args", "waiting"])
-            : "No pending approvals.",
-          decided.length
-            ? `\nDecided in the last day:\n${table(decided, ["id", "tool", "decision", "by", "at"])}`
-            : "",
-        ].join("\n");
-      });
-    }
+    case "approvals list":
     case "approvals approve":
-    case "approvals deny": {
-      const approve = command === "approvals approve";
-      if (values.remember !== undefined && !["call", "execution", "session"].includes(values.remember))
-        throw new CliError(`--remember takes call, execution or session, not "${values.remember}"`);
-      const body = { approve, ...(values.remember ? { remember: values.remember } : {}) };
-      const { data } = await call(t, "POST", `/approvals/${seg(args.id)}`, body);
-      return out(data, () => `${approve ? "Approved" : "Denied"} ${args.id}.`);
-    }
+    case "approvals deny":
+      return approvals(command, args, values, { call: (...a) => call(t, ...a), out, table, when, seg });
   }
 }
 
