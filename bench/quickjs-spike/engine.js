@@ -1,0 +1,38 @@
+// The warm Dynamic Worker's code: it never changes, so one Worker serves every execution of its
+// slot. Each execution's code arrives as data and runs in a fresh wasm instance of QuickJS (its own
+// linear memory), bounded by fuel (interrupt-handler calls), a memory limit and a stack limit.
+
+import variantBase from "QUICKJS_VARIANT";
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import wasmModule from "./quickjs.wasm";
+
+const variant = newVariant(variantBase, { wasmModule });
+let runs = 0;
+
+export default class Engine extends WorkerEntrypoint {
+  /** @param {string} code @param {{ fuel?: number, memoryBytes?: number }} limits */
+  async run(code, { fuel = 2_000, memoryBytes = 32 * 1024 * 1024 } = {}) {
+    const started = performance.now();
+    const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+    const runtime = quickjs.newRuntime();
+    runtime.setMemoryLimit(memoryBytes);
+    runtime.setMaxStackSize(512 * 1024);
+    let calls = 0;
+    runtime.setInterruptHandler(() => ++calls > fuel);
+    const vm = runtime.newContext();
+    let out;
+    const result = vm.evalCode(code);
+    if (result.error) {
+      out = { error: vm.dump(result.error) };
+      result.error.dispose();
+    } else {
+      out = { value: vm.dump(result.value) };
+      result.value.dispose();
+    }
+    vm.dispose();
+    runtime.dispose();
+    runs++;
+    return { ...out, interrupts: calls, ms: performance.now() - started, runs };
+  }
+}
