@@ -8,6 +8,29 @@ import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-
 import wasmModule from "./quickjs.wasm";
 
 const variant = newVariant(variantBase, { wasmModule });
+
+/**
+ * Natives that loop over an array-like's `length` without allocating or calling back into JS never
+ * reach the interrupt handler; these refuse a length that large before they start. Runs in each
+ * fresh context before the agent's code; the originals stay in its closure only.
+ */
+const PRELUDE = `(() => {
+  const MAX = 2 ** 24;
+  const A = Array.prototype;
+  const apply = Reflect.apply;
+  for (const name of ["indexOf", "lastIndexOf", "includes", "join", "toString", "toLocaleString", "fill",
+      "copyWithin", "reverse", "sort", "splice", "slice", "concat", "flat", "toReversed", "toSorted",
+      "toSpliced", "with"]) {
+    const native = A[name];
+    if (typeof native !== "function") continue;
+    const guarded = { [name](...args) {
+      const length = this === null || this === undefined ? 0 : Number(this.length);
+      if (length > MAX) throw new RangeError(name + ": a length of " + length + " is over the sandbox's " + MAX);
+      return apply(native, this, args);
+    } }[name];
+    Object.defineProperty(A, name, { value: guarded, writable: true, configurable: true, enumerable: false });
+  }
+})();`;
 let runs = 0;
 
 export default class Engine extends WorkerEntrypoint {
@@ -22,6 +45,9 @@ export default class Engine extends WorkerEntrypoint {
     runtime.setInterruptHandler(() => ++calls > fuel);
     const vm = runtime.newContext();
     let out;
+    const prelude = vm.evalCode(PRELUDE);
+    if (prelude.error) prelude.error.dispose();
+    else prelude.value.dispose();
     const result = vm.evalCode(code);
     if (result.error) {
       out = { error: vm.dump(result.error) };
