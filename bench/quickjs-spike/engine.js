@@ -32,12 +32,15 @@ const PRELUDE = `(() => {
   }
 })();`;
 let runs = 0;
+/** the one wasm instance `shared` runs reuse (a new runtime and context each time) */
+let sharedModule;
 
 export default class Engine extends WorkerEntrypoint {
-  /** @param {string} code @param {{ fuel?: number, memoryBytes?: number }} limits */
-  async run(code, { fuel = 2_000, memoryBytes = 32 * 1024 * 1024 } = {}) {
+  /** @param {string} code @param {{ fuel?: number, memoryBytes?: number, shared?: boolean }} limits */
+  async run(code, { fuel = 2_000, memoryBytes = 32 * 1024 * 1024, shared = false } = {}) {
     const started = performance.now();
-    const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+    sharedModule ??= shared ? await newQuickJSWASMModuleFromVariant(variant) : undefined;
+    const quickjs = shared ? sharedModule : await newQuickJSWASMModuleFromVariant(variant);
     const runtime = quickjs.newRuntime();
     runtime.setMemoryLimit(memoryBytes);
     runtime.setMaxStackSize(512 * 1024);

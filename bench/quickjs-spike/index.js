@@ -16,6 +16,7 @@ export default {
     }));
     const out = await worker.getEntrypoint().run(url.searchParams.get("code") ?? "1 + 1", {
       fuel: Number(url.searchParams.get("fuel") ?? "2000"),
+      shared: url.searchParams.get("shared") === "1",
     });
     return Response.json(out);
   },
