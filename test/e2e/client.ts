@@ -31,6 +31,20 @@ export async function execute(
   return { ...structured, isError: res.isError === true };
 }
 
+/** A raw POST /mcp of `body` (a message or a batch) with the test key; `headers` add to or replace its headers. */
+export function postMcp(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${gatewayUrl()}/mcp`, {
+    method: "POST",
+    headers: {
+      ...AUTH,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 /** A call to the admin API with the test deployment's ADMIN_TOKEN. */
 export function adminRequest(method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${gatewayUrl()}/admin${path}`, {

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
-import { AUTH, execute, gatewayUrl, PROMPT_MS } from "./client";
+import { AUTH, execute, gatewayUrl, PROMPT_MS, postMcp } from "./client";
 
 // An execution that talks to its client while it runs (contract "Approvals, progress,
 // cancellation"): progress and console lines as notifications on the execute's stream, and
@@ -83,38 +83,23 @@ for i in range(3):
   });
 
   it("answers JSON when nothing can stream, SSE with a progress token", async () => {
-    const init = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: { ...AUTH, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 0,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      }),
+    const init = await postMcp({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
     });
     const session = init.headers.get("Mcp-Session-Id") ?? "";
     const call = (meta?: Record<string, unknown>) =>
-      fetch(`${gatewayUrl()}/mcp`, {
-        method: "POST",
-        headers: {
-          ...AUTH,
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          "Mcp-Session-Id": session,
-          "MCP-Protocol-Version": "2025-11-25",
-        },
-        body: JSON.stringify({
+      postMcp(
+        {
           jsonrpc: "2.0",
           id: 1,
           method: "tools/call",
           params: { name: "execute", arguments: { code: "return 6 * 7" }, ...(meta ? { _meta: meta } : {}) },
-        }),
-      });
+        },
+        { "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" },
+      );
     const plain = await call();
     expect(plain.headers.get("Content-Type")).toContain("application/json");
     expect(

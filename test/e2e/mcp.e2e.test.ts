@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH, connect, execute, gatewayUrl, PROMPT_MS } from "./client";
+import { AUTH, connect, execute, gatewayUrl, PROMPT_MS, postMcp } from "./client";
 
 // Spec references are to MCP 2025-11-25, basic/transports (Streamable HTTP) and server/tools.
 let client: Client;
@@ -133,16 +133,10 @@ describe("HTTP surface", () => {
   });
 
   it("refuses a foreign Origin with 403 (transports: security warning, Origin validation)", async () => {
-    const res = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...AUTH,
-        Origin: "https://attacker.example",
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-    });
+    const res = await postMcp(
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { Origin: "https://attacker.example" },
+    );
     expect(res.status).toBe(403);
   });
 
@@ -156,16 +150,7 @@ describe("HTTP surface", () => {
     const own = await connect();
     const id = own.transport.sessionId!;
     await own.transport.terminateSession();
-    const res = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...AUTH,
-        "Mcp-Session-Id": id,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-    });
+    const res = await postMcp({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "Mcp-Session-Id": id });
     expect(res.status).toBe(404);
     await own.client.close();
   });

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH, connect, execute, gatewayUrl, healthMs, PROMPT_MS, teamWithKey } from "./client";
+import { connect, execute, healthMs, PROMPT_MS, postMcp, teamWithKey } from "./client";
 
 // The sandbox boundary tried as an attacker would, against the local stack `npm run dev` runs: the
 // gateway in one workerd process, the sandbox host in another (restarted when it hangs or dies).
@@ -78,17 +78,7 @@ return { ok, refused };`;
 });
 
 describe("JSON-RPC batches cannot skip the session or the rate limit", () => {
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...AUTH,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    });
+  const post = postMcp;
   const initialize = (id: number) => ({
     jsonrpc: "2.0",
     id,

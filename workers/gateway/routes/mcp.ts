@@ -16,23 +16,26 @@ import { executeToolAnswer } from "../mcp/tools/execute";
 import { createSession } from "../sessions/store";
 import { timed } from "../timing/clock";
 
-const WithClientInfo = z.object({
-  params: z.object({ clientInfo: z.object({ name: z.string(), version: z.string() }) }),
+/** What the session keeps of initialize: each part on its own (a malformed one is left out). */
+const InitializeParams = z.object({
+  params: z.object({
+    clientInfo: z.object({ name: z.string(), version: z.string() }).optional().catch(undefined),
+    capabilities: ClientCapabilitiesSchema.optional().catch(undefined),
+  }),
 });
-const WithCapabilities = z.object({ params: z.object({ capabilities: ClientCapabilitiesSchema }) });
 
 /** A session for the client that initialize answered, its id in the response's Mcp-Session-Id. */
 async function withNewSession(ctx: RequestContext, init: unknown, res: Response): Promise<Response> {
   const negotiated = await negotiatedVersion(res);
   if (negotiated === undefined) return res;
-  const info = WithClientInfo.safeParse(init);
-  const elicitation = WithCapabilities.safeParse(init).data?.params.capabilities.elicitation;
+  const params = InitializeParams.safeParse(init).data?.params;
+  const elicitation = params?.capabilities?.elicitation;
   const session = await createSession(ctx.env, {
     kind: "mcp",
     ttlSeconds: ctx.config.sessionTtlSeconds,
     protocolVersion: negotiated,
     team: ctx.team,
-    ...(info.success ? { client: info.data.params.clientInfo } : {}),
+    ...(params?.clientInfo ? { client: params.clientInfo } : {}),
     ...(elicitation
       ? { elicitation: { form: elicitation.form !== undefined, url: elicitation.url !== undefined } }
       : {}),
