@@ -61,6 +61,10 @@ try {
 } catch {}
 if (previous !== out) writeFileSync(target, out);
 
+// The quickjs engine's warm-worker code.
+const { buildQuickjs } = await import("./build-quickjs.mjs");
+await buildQuickjs();
+
 // The Python isolate's assets (pyodide), when their inputs changed.
 const { buildPython } = await import("./build-python.mjs");
 buildPython();

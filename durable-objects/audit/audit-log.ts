@@ -27,10 +27,11 @@ type Row = {
   result_bytes: number;
   tool_calls: number | null;
   decided_by: string | null;
+  worker: string | null;
 };
 
 const COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by";
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker";
 
 /**
  * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
@@ -56,6 +57,7 @@ export class AuditLog extends DurableObject {
       sql.exec("ALTER TABLE entries ADD COLUMN tool_calls INTEGER");
     if (!columns.some((c) => c.name === "decided_by"))
       sql.exec("ALTER TABLE entries ADD COLUMN decided_by TEXT");
+    if (!columns.some((c) => c.name === "worker")) sql.exec("ALTER TABLE entries ADD COLUMN worker TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
   }
 
@@ -79,7 +81,7 @@ export class AuditLog extends DurableObject {
       }
       for (const e of valid) {
         sql.exec(
-          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           e.ts,
           e.requestId,
           e.team,
@@ -94,6 +96,7 @@ export class AuditLog extends DurableObject {
           e.resultBytes,
           e.toolCalls ?? null,
           e.decidedBy ?? null,
+          e.worker ?? null,
         );
       }
       this.prune();
@@ -126,6 +129,25 @@ export class AuditLog extends DurableObject {
       )
       .toArray();
     return rows.map(toEntry);
+  }
+
+  /**
+   * Executions between `since` and `until` (inclusive, within the retention) and the Dynamic Workers
+   * they were billed as: each `load` one, each pool id once per UTC day (Cloudflare counts a
+   * Dynamic Worker once per day by its id and code; a pool id names both). Reads the `ts` index.
+   */
+  async sandboxUsage(since: number, until: number): Promise<SandboxUsage> {
+    const row = this.ctx.storage.sql
+      .exec<{ executions: number; loads: number | null; pooled: number }>(
+        `SELECT COUNT(*) AS executions, SUM(worker = 'load') AS loads,
+           COUNT(DISTINCT CASE WHEN worker != 'load' THEN (ts / ${DAY_MS}) || ' ' || worker END) AS pooled
+         FROM entries WHERE kind = 'execute' AND ts >= ? AND ts <= ?`,
+        Math.max(since, this.cutoff()),
+        until,
+      )
+      .one();
+    const loads = row.loads ?? 0;
+    return { executions: row.executions, dynamicWorkers: loads + row.pooled, loads, pooled: row.pooled };
   }
 
   /**
@@ -172,6 +194,14 @@ export class AuditLog extends DurableObject {
   }
 }
 
+/** `AuditLog.sandboxUsage`: `pooled` counts a warm worker's id once per UTC day. */
+export interface SandboxUsage {
+  executions: number;
+  dynamicWorkers: number;
+  loads: number;
+  pooled: number;
+}
+
 function clampRetention(days: number): number {
   return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
 }
@@ -192,5 +222,6 @@ function toEntry(r: Row): AuditEntry {
     resultBytes: r.result_bytes,
     ...(r.tool_calls !== null ? { toolCalls: r.tool_calls } : {}),
     ...(r.decided_by !== null ? { decidedBy: r.decided_by as NonNullable<AuditEntry["decidedBy"]> } : {}),
+    ...(r.worker !== null ? { worker: r.worker } : {}),
   };
 }

@@ -31,6 +31,14 @@ export const AuditEntry = z.object({
   toolCalls: z.number().int().nonnegative().optional(),
   /** for an approval: who decided (`gateway`: nobody in time, or the execution ended first) */
   decidedBy: z.enum(["client", "operator", "gateway"]).optional(),
+  /**
+   * for an execution: the Dynamic Worker that ran it, a warm worker's id `<team>:<engine version>:<slot>`
+   * (quickjs) or `load` (a fresh one for this execution)
+   */
+  worker: z
+    .string()
+    .regex(/^(?:load|[a-z][a-z0-9_-]{0,31}:[a-z0-9-]{1,40}:\d{1,3})$/)
+    .optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

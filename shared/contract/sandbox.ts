@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CAPS, MAX_LOG_LINES, SESSION_LIMITS, WARNING_CAPS } from "./caps";
+import { type BRIDGE_METHODS, ENGINES } from "./engine";
 import { CallStat, ExecutionError, LANGUAGES, Truncation } from "./execute";
 import { MAX_SKILLS_PER_EXECUTION, SKILL_NAME } from "./skills";
 
@@ -84,6 +85,9 @@ export const SandboxRequest = z.object({
   cpuMs: z.number().int().positive(),
   isolate: IsolateOptions,
   skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
+  engine: z.enum(ENGINES).default("isolate"),
+  /** quickjs: the warm Dynamic Worker of the team's pool that runs it, and each interpreter's memory limit */
+  worker: z.object({ id: z.string().max(120), memoryBytes: z.number().int().positive() }).optional(),
 });
 export type SandboxRequest = z.infer<typeof SandboxRequest>;
 
@@ -138,6 +142,18 @@ export interface SandboxBridgeApi {
    */
   log(linesJson: unknown): Promise<void>;
 }
+
+/** Every bridge method but fetch crosses the QuickJS boundary as JSON (shared/contract/engine.ts). */
+type BridgeJsonMethods = Exclude<keyof SandboxBridgeApi, "fetch">;
+const _allForwarded: Record<BridgeJsonMethods, (typeof BRIDGE_METHODS)[number]> = {
+  callTool: "callTool",
+  searchTools: "searchTools",
+  getToolDefinition: "getToolDefinition",
+  skills: "skills",
+  session: "session",
+  log: "log",
+};
+void _allForwarded;
 
 /** The sandbox host's surface (in-process, or the `SANDBOX_HOST` service under `npm run dev`). */
 export interface SandboxHostApi {

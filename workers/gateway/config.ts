@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENGINES, type Engine } from "../../shared/contract/engine";
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
 import { type ApprovalPolicy, deploymentApprovals } from "./approvals/policy";
@@ -26,6 +27,12 @@ const ConfigSchema = z.object({
   EXEC_MAX_CODE_CHARS: intVar(100_000, 100, 5_000_000),
   EXEC_MAX_OUTPUT_CHARS: intVar(24_000, 1_000, 5_000_000),
   EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
+  SANDBOX_ENGINE: z.preprocess(
+    (raw) => (raw === "" ? undefined : raw),
+    z.enum(ENGINES, { error: 'expected "quickjs" or "isolate"' }).default("quickjs"),
+  ),
+  SANDBOX_POOL_SIZE: intVar(8, 1, 64),
+  EXEC_MEMORY_MB: intVar(32, 4, 64),
   MAX_REQUEST_BYTES: intVar(1_048_576, 1_024, 100 * 1_048_576),
   SESSION_TTL_SECONDS: intVar(86_400, 60, 30 * 86_400),
   SESSION_QUOTA_BYTES: intVar(50 * 1_048_576, 1_024, 10 * 1_024 * 1_048_576),
@@ -77,8 +84,18 @@ const ConfigSchema = z.object({
 
 export type PiiMode = "off" | "tokenize";
 
+export interface SandboxConfig {
+  engine: Engine;
+  /** warm Dynamic Workers per team (SANDBOX_POOL_SIZE) */
+  poolSize: number;
+  /** one QuickJS interpreter's memory limit (EXEC_MEMORY_MB) */
+  memoryBytes: number;
+}
+
 export interface Config {
   limits: ExecutionLimits;
+  /** which engine runs code (SANDBOX_ENGINE, or the team's `engine`) and the quickjs engine's pool */
+  sandbox: SandboxConfig;
   maxRequestBytes: number;
   sessionTtlSeconds: number;
   /** what one session may store (SESSION_QUOTA_BYTES, SESSION_MAX_FILES) */
@@ -139,6 +156,11 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
               maxDiscoveryCalls: v.EXEC_MAX_DISCOVERY_CALLS,
               maxArgChars: v.EXEC_MAX_ARG_CHARS,
               maxSessionCalls: v.EXEC_MAX_SESSION_CALLS,
+            },
+            sandbox: {
+              engine: v.SANDBOX_ENGINE,
+              poolSize: v.SANDBOX_POOL_SIZE,
+              memoryBytes: v.EXEC_MEMORY_MB * 1024 * 1024,
             },
             maxRequestBytes: v.MAX_REQUEST_BYTES,
             sessionTtlSeconds: v.SESSION_TTL_SECONDS,

@@ -10,10 +10,13 @@ import {
   type SandboxRequest,
 } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
+import { ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { SESSION_LIMITS } from "../../shared/contract/caps";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { outcomeOf, ReportNotJson } from "./output";
 import { runtimeModules, usesBridge } from "./parts";
 import { callPython, PYTHON_MAIN, pythonModules } from "./python/python-isolate";
+import { QUICKJS_MAIN, QUICKJS_MODULES } from "./quickjs/dist/manifest.mjs";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
 import { keepWholeResult } from "./whole-result";
@@ -31,6 +34,11 @@ const timed = <T>(clock: PhaseTimer | undefined, name: string, work: () => Promi
 /** The TypeScript/JavaScript isolate's entrypoint (runtime/runtime.js). */
 interface IsolateEntrypoint {
   runAgentCode(options: SandboxRequest["isolate"], bridge: SandboxBridgeApi | undefined): Promise<unknown>;
+}
+
+/** The quickjs engine's warm worker (quickjs/engine.js). */
+interface WarmEntrypoint {
+  run(run: EngineRun, bridge: SandboxBridgeApi | undefined): Promise<unknown>;
 }
 
 /** The sandbox host run in the caller's own isolate: what a deployed gateway does by default. */
@@ -54,8 +62,10 @@ export async function runSandbox(
     if (!skills.ok) return failedOutcome(skills.error);
     if (request.language === "python") {
       const modules = await pythonModules(loader, skills.modules);
-      const report = await callIsolate(loader, { mainModule: PYTHON_MAIN, modules }, request, (ep) =>
-        callPython(ep, request, bridge),
+      const report = await callWorker(
+        freshWorker(loader, { mainModule: PYTHON_MAIN, modules }, request),
+        request,
+        (ep) => callPython(ep, request, bridge),
       );
       const shaped = await withWhole(
         outcomeOf(report, request.isolate.maxOutputChars, request.isolate.piiSafeCuts),
@@ -73,10 +83,16 @@ export async function runSandbox(
       ...runtimeModules(sources, { guarded, piiSafeCuts: request.isolate.piiSafeCuts }, skills.modules),
       [AGENT_MODULE]: compiled.module,
     };
+    const given = usesBridge(modules) ? bridge : undefined;
+    const worker = request.engine === "quickjs" ? request.worker : undefined;
     const report = await timed(clock, "isolate", () =>
-      callIsolate(loader, { mainModule: "runtime.js", modules }, request, (ep) =>
-        (ep as IsolateEntrypoint).runAgentCode(request.isolate, usesBridge(modules) ? bridge : undefined),
-      ),
+      worker
+        ? callWorker(warmWorker(loader, worker.id, request), request, (ep) =>
+            (ep as WarmEntrypoint).run(engineRun(request, modules, worker.memoryBytes), given),
+          )
+        : callWorker(freshWorker(loader, { mainModule: "runtime.js", modules }, request), request, (ep) =>
+            (ep as IsolateEntrypoint).runAgentCode(request.isolate, given),
+          ),
     );
     const shaped = await timed(clock, "shape", () =>
       withWhole(
@@ -85,7 +101,11 @@ export async function runSandbox(
         bridge,
       ),
     );
-    return report.error ? { ...shaped, error: locate(report.error) } : shaped;
+    if (!report.error) return shaped;
+    return {
+      ...shaped,
+      error: locate(worker ? quickjsError(report.error, request, worker.memoryBytes) : report.error),
+    };
   } catch (err) {
     return failedOutcome(hostError(err));
   }
@@ -100,14 +120,13 @@ function withWhole(
   return wholeJson !== undefined && bridge ? keepWholeResult(outcome, wholeJson, bridge) : outcome;
 }
 
-/** Loads a fresh isolate of `code`, calls its entrypoint, and reads its report back (bounded in time). */
-async function callIsolate(
+/** A fresh Dynamic Worker of `code` for this one execution (`load()`: one Dynamic Worker per execution). */
+function freshWorker(
   loader: WorkerLoader,
   code: { mainModule: string; modules: Record<string, WorkerLoaderModule | string> },
   request: SandboxRequest,
-  call: (entrypoint: unknown) => Promise<unknown>,
-): Promise<IsolateReport> {
-  const worker = loader.load({
+): WorkerStub {
+  return loader.load({
     compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
     mainModule: code.mainModule,
     modules: code.modules,
@@ -115,6 +134,43 @@ async function callIsolate(
     globalOutbound: null,
     limits: { cpuMs: request.cpuMs },
   });
+}
+
+/**
+ * The team's warm worker `id` (worker-pool.ts names it): loaded on first use, reused while warm. Its
+ * code is the engine's and never changes under one id; the execution's code goes to it as data.
+ */
+function warmWorker(loader: WorkerLoader, id: string, request: SandboxRequest): WorkerStub {
+  return loader.get(id, () => ({
+    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
+    mainModule: QUICKJS_MAIN,
+    modules: QUICKJS_MODULES,
+    env: {},
+    globalOutbound: null,
+    limits: { cpuMs: request.cpuMs },
+  }));
+}
+
+/** What the warm worker needs for one execution: the modules as data and the interpreter's bounds. */
+function engineRun(request: SandboxRequest, modules: Record<string, string>, memoryBytes: number): EngineRun {
+  return {
+    modules,
+    options: request.isolate,
+    fuel: fuelFor(Math.min(request.isolate.timeoutMs, request.cpuMs)),
+    memoryBytes,
+    stackBytes: ENGINE_LIMITS.stackBytes,
+    reportCap: reportCharCap(request.isolate),
+    maxCallChars:
+      Math.max(request.isolate.maxArgChars, Math.ceil((SESSION_LIMITS.maxFileBytes * 4) / 3)) + 65_536,
+  };
+}
+
+/** Calls a worker's entrypoint and reads its report back (bounded in time). */
+async function callWorker(
+  worker: WorkerStub,
+  request: SandboxRequest,
+  call: (entrypoint: unknown) => Promise<unknown>,
+): Promise<IsolateReport> {
   const entrypoint = worker.getEntrypoint() as unknown as Partial<Disposable>;
   const { timeoutMs } = request.isolate;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -171,6 +227,37 @@ function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
     stack: mapped.stack,
     ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
   };
+}
+
+/**
+ * QuickJS's names for its limits, as the `isolate` engine and the contract name them. An
+ * `interrupted` error is the fuel running out (QuickJS makes it uncatchable, so it reaches the
+ * runtime only when the code's stack was unwound by it).
+ */
+function quickjsError(
+  error: NonNullable<IsolateReport["error"]>,
+  request: SandboxRequest,
+  memoryBytes: number,
+): NonNullable<IsolateReport["error"]> {
+  if (error.name !== "InternalError") return error;
+  if (error.message === "interrupted")
+    return {
+      name: "TimeoutError",
+      message: `Execution used its CPU budget (about ${Math.round(Math.min(request.isolate.timeoutMs, request.cpuMs) / 1000)} s of computation); compute less per execution (filter in the upstream call, page through data), or split the work across executions`,
+    };
+  if (error.message.startsWith("out of memory"))
+    return {
+      ...error,
+      name: "ResourceLimitError",
+      message: `The execution ran out of memory (its limit is ${Math.round(memoryBytes / 1_048_576)} MB); build smaller values: page through data and keep only the fields you need`,
+    };
+  if (error.message.startsWith("stack overflow"))
+    return {
+      ...error,
+      name: "RangeError",
+      message: "Maximum call stack size exceeded (stack overflow); recurse less deeply",
+    };
+  return error;
 }
 
 function hostError(err: unknown): ExecutionError {

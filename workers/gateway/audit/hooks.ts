@@ -27,6 +27,8 @@ export function auditExecution(
   input: ExecuteInput,
   startedAt: number,
   outcome: { result: ExecuteResult } | { thrown: unknown } | { cancelled: true },
+  /** the Dynamic Worker that ran it (AuditEntry.worker); none when it never reached one */
+  worker?: string,
 ): void {
   const durationMs = Date.now() - startedAt;
   const { code, language, timeoutMs } = input;
@@ -49,6 +51,7 @@ export function auditExecution(
         durationMs,
         result: "result" in outcome ? outcome.result : undefined,
         toolCalls: "result" in outcome ? outcome.result.stats.toolCalls : 0,
+        ...(worker ? { worker } : {}),
       },
     ),
   );
@@ -129,6 +132,7 @@ async function build(
     resultJson?: string | undefined;
     toolCalls?: number;
     decidedBy?: AuditEntry["decidedBy"];
+    worker?: string;
   },
 ): Promise<AuditEntry[]> {
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -148,6 +152,7 @@ async function build(
       resultBytes: resultBytes(e),
       ...(e.toolCalls === undefined ? {} : { toolCalls: e.toolCalls }),
       ...(e.decidedBy === undefined ? {} : { decidedBy: e.decidedBy }),
+      ...(e.worker === undefined ? {} : { worker: e.worker }),
     },
   ];
 }

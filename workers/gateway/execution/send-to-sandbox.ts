@@ -1,3 +1,4 @@
+import type { Engine } from "../../../shared/contract/engine";
 import type { ExecuteInput, ExecuteResult, ExecutionError } from "../../../shared/contract/execute";
 import {
   failedOutcome,
@@ -28,6 +29,8 @@ export function sandboxHostOverdueSince(): number | undefined {
 export interface SandboxDeps {
   /** where isolates are made: in this isolate (`inProcessHost`) or the SANDBOX_HOST service */
   host: SandboxHostApi;
+  /** the engine, and for quickjs the pool's warm worker that runs it (worker-pool.ts) */
+  engine?: { name: Engine; worker?: { id: string; memoryBytes: number } };
   limits: ExecutionLimits;
   /** the object the isolate's code reaches the gateway through (tools, discovery, egress) */
   bridge?: SandboxBridgeApi;
@@ -200,5 +203,7 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       liveLogs: deps.liveLogs ?? false,
     },
     skills: deps.skills?.loaded ?? [],
+    engine: deps.engine?.name ?? "isolate",
+    ...(deps.engine?.worker ? { worker: deps.engine.worker } : {}),
   };
 }

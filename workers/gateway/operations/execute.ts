@@ -12,6 +12,7 @@ import { executionTimeoutMs } from "../execution/limits";
 import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
+import { takeSlot } from "../execution/worker-pool";
 import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
 import { timed } from "../timing/clock";
@@ -74,6 +75,8 @@ async function run(
   const { clock } = ctx;
   const { signal } = channel;
   let session: ExecutionSession | undefined;
+  /** the Dynamic Worker that runs it, for the audit entry */
+  let worker: string | undefined;
   try {
     session = await timed(clock, "exec_session", () => ExecutionSession.open(ctx, input.sessionId));
     const egress = ctx.teamRecord?.egress ?? [];
@@ -102,9 +105,19 @@ async function run(
       events,
       signal,
     });
+    const { sandbox } = ctx.config;
+    const slot =
+      sandbox.engine === "quickjs" && input.language !== "python"
+        ? takeSlot(ctx.team, sandbox.poolSize)
+        : undefined;
+    worker = slot?.id ?? "load";
     const ran = await sendToSandbox(
       {
         host: sandboxHost(ctx.env, clock),
+        engine: {
+          name: slot ? "quickjs" : "isolate",
+          ...(slot ? { worker: { id: slot.id, memoryBytes: sandbox.memoryBytes } } : {}),
+        },
         limits: ctx.config.limits,
         bridge: new SandboxBridge(work),
         ledger,
@@ -116,17 +129,19 @@ async function run(
         signal,
       },
       input,
-    );
+    ).finally(() => slot?.release());
     if (signal?.aborted) {
-      auditExecution(ctx, session.id, input, startedAt, { cancelled: true });
+      auditExecution(ctx, session.id, input, startedAt, { cancelled: true }, worker);
       return ran;
     }
     const inSession = session;
     const result = await timed(clock, "finish", () => finishInSession(ctx, inSession, ran));
-    await timed(clock, "audit", () => auditExecution(ctx, inSession.id, input, startedAt, { result }));
+    await timed(clock, "audit", () =>
+      auditExecution(ctx, inSession.id, input, startedAt, { result }, worker),
+    );
     return result;
   } catch (thrown) {
-    auditExecution(ctx, session?.id, input, startedAt, { thrown });
+    auditExecution(ctx, session?.id, input, startedAt, { thrown }, worker);
     throw thrown;
   }
 }

@@ -28,6 +28,7 @@ export function withTeamLimits(base: Config, record: TeamRecord | null): Config 
     ...base,
     ...(record?.pii ? { pii: record.pii.mode } : {}),
     ...(record?.approvals ? { approvals: teamApprovals(record.approvals) } : {}),
+    ...(record?.engine ? { sandbox: { ...base.sandbox, engine: record.engine } } : {}),
   };
   const limits = record?.limits;
   if (!limits) return config;

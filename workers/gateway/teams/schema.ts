@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENGINES } from "../../../shared/contract/engine";
 import { SERVER_NAME } from "../../../shared/contract/tools";
 import { parseEgressPattern } from "../egress/policy";
 
@@ -50,6 +51,8 @@ export const TeamInput = z
       })
       .strict()
       .optional(),
+    /** which engine runs this team's code (overrides SANDBOX_ENGINE) */
+    engine: z.enum(ENGINES, { error: 'expected "quickjs" or "isolate"' }).optional(),
     limits: z
       .object({
         requestsPerMinute: z.number().int().min(1).max(1_000_000).optional(),

@@ -35,11 +35,13 @@ export function configureGuard(limitMs, stepLimit) {
 
 /**
  * Records that the execution ran out of time by a route that does not pass through `tick`
- * (the runtime's own wall-clock timer), so later ticks stop as well.
+ * (the runtime's own wall-clock timer, or the quickjs engine's fuel), so later ticks stop as well.
  * @param {number | undefined} line
+ * @param {{ message: string }} [stop] why, when not the wall clock
  */
-export function tripTimeout(line) {
-  if (tripped === null) {
+export function tripTimeout(line, stop) {
+  if (tripped === null && stop) trip(stop.message, line);
+  else if (tripped === null) {
     trip(
       `Execution timed out after ${timeoutMs} ms`,
       line,

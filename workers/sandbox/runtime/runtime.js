@@ -29,6 +29,9 @@ const setTimer = setTimeout;
 const clearTimer = clearTimeout;
 const TIMED_OUT = Symbol("timed out");
 let started = false;
+/** @type {(stop: { name: string, message: string }, wall: boolean) => void} */
+let stopNow = () => {};
+
 // The host enforces the same caps (shared/contract/sandbox.ts).
 const CAPS = { ...ERROR_CAPS, logLines: MAX_LOG_LINES };
 
@@ -39,6 +42,16 @@ const CAPS = { ...ERROR_CAPS, logLines: MAX_LOG_LINES };
  */
 
 export default class Sandbox extends WorkerEntrypoint {
+  /**
+   * Ends the running execution now with `stop` as its error, as the wall-clock timer does: the
+   * `quickjs` engine calls it when the code's fuel runs out (workers/sandbox/quickjs/engine.js).
+   * Agent code cannot reach it (compile/instrument.ts refuses `import()`; the engine refuses eval).
+   * @param {{ name: string, message: string }} stop
+   */
+  static stopExecution(stop) {
+    stopNow(stop, false);
+  }
+
   /**
    * @param {IsolateOptions} options
    * @param {Bridge | undefined} bridge
@@ -66,14 +79,24 @@ export default class Sandbox extends WorkerEntrypoint {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const timeout = new Promise((resolve) => {
-      timer = setTimer(() => {
-        parts.tripTimeout?.(undefined);
-        expired = {
-          name: "TimeoutError",
-          message: `Execution timed out after ${options.timeoutMs} ms; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
-        };
+      stopNow = (/** @type {{ name: string, message: string }} */ stop, /** @type {boolean} */ wall) => {
+        if (expired) return;
+        clearTimer(timer);
+        parts.tripTimeout?.(undefined, wall ? undefined : stop);
+        expired = stop;
         resolve(TIMED_OUT);
-      }, options.timeoutMs);
+      };
+      timer = setTimer(
+        () =>
+          stopNow(
+            {
+              name: "TimeoutError",
+              message: `Execution timed out after ${options.timeoutMs} ms; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
+            },
+            true,
+          ),
+        options.timeoutMs,
+      );
     });
     /** @type {unknown} */
     let value;

@@ -1,0 +1,45 @@
+import { QUICKJS_VERSION } from "../../sandbox/quickjs/dist/manifest.mjs";
+
+/** Executions this gateway isolate has running in each warm worker, by id. */
+const running = new Map<string, number>();
+
+/** One execution's place in a team's pool: the warm worker's id, given back with `release`. */
+export interface PoolSlot {
+  /** `<team>:<engine version>:<slot>`: the Dynamic Worker's id (its code is the engine's, fixed per version) */
+  id: string;
+  release(): void;
+}
+
+export function warmWorkerId(team: string, slot: number): string {
+  return `${team}:${QUICKJS_VERSION}:${slot}`;
+}
+
+/**
+ * The team's warm worker with the fewest executions from this isolate in it, the lowest slot on
+ * ties: an idle team uses slot 0 only, so the Dynamic Workers a day creates grow with concurrency,
+ * never with the number of executions. A worker queues what does not fit in its memory itself.
+ */
+export function takeSlot(team: string, slots: number): PoolSlot {
+  let best = 0;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let slot = 0; slot < slots && fewest > 0; slot++) {
+    const n = running.get(warmWorkerId(team, slot)) ?? 0;
+    if (n < fewest) {
+      fewest = n;
+      best = slot;
+    }
+  }
+  const id = warmWorkerId(team, best);
+  running.set(id, (running.get(id) ?? 0) + 1);
+  let released = false;
+  return {
+    id,
+    release() {
+      if (released) return;
+      released = true;
+      const n = (running.get(id) ?? 1) - 1;
+      if (n > 0) running.set(id, n);
+      else running.delete(id);
+    },
+  };
+}

@@ -1,0 +1,542 @@
+// The `quickjs` engine's warm Dynamic Worker. Its code never changes, so the gateway loads it once
+// per pool slot (`LOADER.get("<team>:<engine version>:<slot>")`) and reuses it while it is warm. Each
+// execution arrives as data — the runtime's modules and the agent's compiled module — and runs in a
+// fresh WebAssembly instance of QuickJS: its own linear memory, its own runtime and context, dropped
+// when the execution ends. Nothing of an execution outlives it here: this module keeps only the
+// compiled wasm module and the count of executions in flight.
+//
+// Bounds, all deterministic and the same locally as on Cloudflare:
+// - CPU: fuel, a budget of interrupt-handler calls (QuickJS calls it every 10,000 bytecode steps and
+//   from its regex engine); `Date.now()` does not advance during computation on Cloudflare.
+// - memory: the runtime's memory limit (`InternalError: out of memory`), stack: its stack limit.
+// - wall clock: the runtime's own timer (runtime.js), which fires at awaits.
+// - natives that loop without the interrupt handler: refused by prelude.js before they start.
+// When fuel runs out the agent's code is unwound (QuickJS makes that error uncatchable), its timers
+// and pending calls are dropped, and the runtime gets a little more fuel to report what happened
+// with its logs; if even that runs out, this module reports the stop itself.
+
+import { WorkerEntrypoint } from "cloudflare:workers";
+import variantBase from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import { ENGINE_LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import wasmModule from "./quickjs.wasm";
+
+/* global PRELUDE_SOURCE */
+/** prelude.js, minified, inlined at build time (scripts/build-sandbox.mjs) */
+const PRELUDE = PRELUDE_SOURCE;
+const LIMITS = ENGINE_LIMITS;
+
+const variant = newVariant(variantBase, { wasmModule });
+
+/** The one module every execution imports first: it starts the runtime with the QuickJS bridge. */
+const MAIN = `import Sandbox from "runtime.js";
+export const stopExecution = (stop) => Sandbox.stopExecution(stop);
+export const start = (options, bridge) => new Sandbox().runAgentCode(options, bridge);`;
+/** What runtime.js imports from workerd, which QuickJS does not have. */
+const WORKERD_STUB = "export class WorkerEntrypoint {}";
+
+let inFlight = 0;
+/** @type {Array<() => void>} */
+const waiting = [];
+
+/**
+ * @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun
+ */
+
+export default class WarmSandbox extends WorkerEntrypoint {
+  /**
+   * One execution; returns the runtime's report (JSON text) or one this module wrote. Never throws.
+   * @param {EngineRun} run
+   * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+   */
+  async run(run, bridge) {
+    const deadline = Date.now() + run.options.timeoutMs;
+    const admitted = await admit(run.memoryBytes, deadline);
+    if (!admitted) return stopReport(timeoutError(run.options.timeoutMs, "waiting for room in the sandbox"));
+    try {
+      return await execute(run, bridge);
+    } catch (err) {
+      return stopReport(engineError(err));
+    } finally {
+      release();
+    }
+  }
+
+  /** Executions running here now, and how many fit at once (bench and tests). */
+  load() {
+    return { inFlight, waiting: waiting.length };
+  }
+}
+
+/**
+ * Waits until this worker has room for one more interpreter of `memoryBytes` (its isolate has
+ * 128 MB; LIMITS.workerBudgetBytes of it go to interpreters), or until the deadline.
+ * @param {number} memoryBytes
+ * @param {number} deadline
+ */
+async function admit(memoryBytes, deadline) {
+  const fits = Math.max(
+    1,
+    Math.floor(LIMITS.workerBudgetBytes / (memoryBytes + LIMITS.instanceOverheadBytes)),
+  );
+  while (inFlight >= fits) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    /** @type {() => void} */
+    let wake = () => {};
+    const woken = new Promise((resolve) => {
+      wake = () => resolve(undefined);
+      waiting.push(wake);
+    });
+    let timer;
+    await Promise.race([woken, new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
+    const at = waiting.indexOf(wake);
+    if (at >= 0) waiting.splice(at, 1);
+  }
+  inFlight++;
+  return true;
+}
+
+function release() {
+  inFlight--;
+  waiting.shift()?.();
+}
+
+/**
+ * @param {EngineRun} run
+ * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @returns {Promise<string>}
+ */
+async function execute(run, bridge) {
+  const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+  const runtime = quickjs.newRuntime();
+  runtime.setMemoryLimit(run.memoryBytes);
+  runtime.setMaxStackSize(run.stackBytes);
+  const fuel = { used: 0, limit: run.fuel, out: false };
+  runtime.setInterruptHandler(() => {
+    if (++fuel.used <= fuel.limit) return false;
+    fuel.out = true;
+    return true;
+  });
+  const modules = { ...run.modules, "main.js": MAIN, "cloudflare:workers": WORKERD_STUB };
+  let linking = true;
+  runtime.setModuleLoader(
+    (name) =>
+      linking && Object.hasOwn(modules, name) ? modules[name] : { error: new Error(`No module ${name}`) },
+    (_base, requested) => (requested.startsWith("./") ? requested.slice(2) : requested),
+  );
+  const vm = runtime.newContext();
+  const exec = new Execution(vm, runtime, bridge, run, fuel);
+  try {
+    return await exec.start(() => {
+      linking = false;
+    });
+  } finally {
+    exec.close();
+    // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
+    // which also frees what a stopped execution left (disposing would assert on its live objects).
+  }
+}
+
+class Execution {
+  /**
+   * @param {import("quickjs-emscripten-core").QuickJSContext} vm
+   * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
+   * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+   * @param {EngineRun} run
+   * @param {{ used: number, limit: number, out: boolean }} fuel
+   */
+  constructor(vm, runtime, bridge, run, fuel) {
+    this.vm = vm;
+    this.runtime = runtime;
+    this.bridge = bridge;
+    this.run = run;
+    this.fuel = fuel;
+    /** agent-side host work in flight (timers, bridge calls): dropped when the code is stopped */
+    this.pending = new Set();
+    /** @type {Set<ReturnType<typeof setTimeout>>} */
+    this.timers = new Set();
+    this.stopped = false;
+    this.closed = false;
+    /** @type {((error: { name: string, message: string }) => void) | undefined} */
+    this.hardStop = undefined;
+    this.tag = `\ue000b${crypto.randomUUID()}:`;
+    this.stopHandle = undefined;
+  }
+
+  /** @param {() => void} linked called once the modules are linked (no module loads after) */
+  async start(linked) {
+    const { vm, run } = this;
+    const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
+    const host = this.hostObject();
+    const tag = vm.newString(this.tag);
+    const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
+    const bridgeHandle = this.check(vm.callFunction(preludeFn, vm.undefined, host, tag, methods));
+    const evaluated = this.check(vm.evalCode(MAIN, "main.js", { type: "module" }));
+    const exports = await this.settleNow(evaluated);
+    linked();
+    this.stopHandle = vm.getProp(exports, "stopExecution");
+    const startFn = vm.getProp(exports, "start");
+    const options = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(run.options)})`));
+    const promise = this.check(
+      vm.callFunction(startFn, vm.undefined, options, this.bridge ? bridgeHandle : vm.undefined),
+    );
+    const stopped = new Promise((resolve) => {
+      this.hardStop = (error) => resolve({ stop: error });
+    });
+    const settled = vm.resolvePromise(promise);
+    this.afterJobs();
+    const wall = setTimeout(
+      () => this.hardStop?.(timeoutError(run.options.timeoutMs)),
+      run.options.timeoutMs + LIMITS.reportGraceMs,
+    );
+    try {
+      const outcome = await Promise.race([settled, stopped]);
+      if ("stop" in outcome) return stopReport(outcome.stop);
+      if (outcome.error) {
+        const error = describe(vm, outcome.error);
+        return stopReport(this.fuel.out ? this.cpuError() : error);
+      }
+      return this.reportText(outcome.value);
+    } finally {
+      clearTimeout(wall);
+    }
+  }
+
+  /** The runtime's report: a string, read only when within the cap the gateway applies too. */
+  reportText(handle) {
+    const { vm } = this;
+    if (vm.typeof(handle) !== "string") return stopReport(sandboxError("the runtime's report was not text"));
+    const length = vm.getLength(handle) ?? 0;
+    if (length > this.run.reportCap)
+      return stopReport(sandboxError(`the runtime's report was ${length} characters`));
+    return vm.getString(handle);
+  }
+
+  /** A module evaluation's result: its exports, or a promise of them run to its end now. */
+  async settleNow(handle) {
+    const { vm } = this;
+    const state = vm.getPromiseState(handle);
+    if (state.type === "fulfilled" && state.notAPromise) return handle;
+    this.afterJobs();
+    const settled = vm.getPromiseState(handle);
+    if (settled.type === "fulfilled") return settled.value;
+    if (settled.type === "rejected") throw new EngineFault(describe(vm, settled.error));
+    throw new EngineFault({ name: "SandboxError", message: "the runtime's modules did not finish loading" });
+  }
+
+  /** @param {import("quickjs-emscripten-core").QuickJSContextResult<any>} result */
+  check(result) {
+    if (result.error) throw new EngineFault(describe(this.vm, result.error));
+    return result.value;
+  }
+
+  /**
+   * Runs the jobs QuickJS has queued (promise reactions), then looks at the fuel: the first time it
+   * ran out, the agent's code is stopped and the runtime gets LIMITS.graceFuel to report; the second
+   * time, the execution ends with this module's own report.
+   */
+  afterJobs() {
+    if (this.closed) return;
+    for (;;) {
+      const result = this.runtime.executePendingJobs();
+      if (result.error) {
+        const failure = describe(this.vm, result.error);
+        if (!this.fuel.out && failure.message !== "interrupted") continue;
+      }
+      if (this.fuel.out) {
+        if (this.stopped) {
+          this.hardStop?.(this.cpuError());
+          return;
+        }
+        this.stopAgent();
+        continue;
+      }
+      if (!this.runtime.hasPendingJob()) return;
+    }
+  }
+
+  /** Fuel ran out: drop the agent's timers and pending calls, and let the runtime report the stop. */
+  stopAgent() {
+    this.stopped = true;
+    this.fuel.out = false;
+    this.fuel.limit = this.fuel.used + LIMITS.graceFuel;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.pending.clear();
+    const { vm } = this;
+    if (!this.stopHandle) return;
+    const error = this.cpuError();
+    const arg = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(error)})`));
+    vm.callFunction(this.stopHandle, vm.undefined, arg);
+  }
+
+  cpuError() {
+    const seconds = Math.round(this.run.fuel / LIMITS.fuelPerSecond);
+    return {
+      name: "TimeoutError",
+      message: `Execution used its CPU budget (about ${seconds} s of computation); compute less per execution (filter in the upstream call, page through data), or split the work across executions`,
+    };
+  }
+
+  /** The functions prelude.js gets as `host`; each reads from the VM only what it has bounded. */
+  hostObject() {
+    const { vm } = this;
+    const host = vm.newObject();
+    /** @param {string} name @param {(...args: any[]) => any} fn */
+    const fn = (name, impl) => {
+      const f = vm.newFunction(name, (...args) => {
+        try {
+          return impl(...args);
+        } catch (err) {
+          return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
+        }
+      });
+      vm.setProp(host, name, f);
+    };
+    const str = (handle, max, what) => {
+      if (vm.typeof(handle) !== "string") throw new Error(`${what} must be a string`);
+      const length = vm.getLength(handle) ?? 0;
+      if (length > max) throw new Error(`${what} is ${length} characters; at most ${max}`);
+      return vm.getString(handle);
+    };
+    const buffer = (handle, what) => {
+      const length = vm.getNumber(vm.getProp(handle, "byteLength"));
+      if (!(length <= this.run.memoryBytes)) throw new Error(`${what} is too large`);
+      const view = vm.getArrayBuffer(handle);
+      const copy = view.value.slice();
+      view.dispose();
+      return copy;
+    };
+    const textCap = this.run.memoryBytes;
+    fn("sleep", (ms) => this.sleep(vm.getNumber(ms)));
+    fn("call", (method, argsText) =>
+      this.call(str(method, 64, "method"), str(argsText, this.run.maxCallChars, "arguments")),
+    );
+    fn("encodeUtf8", (text) =>
+      vm.newArrayBuffer(new TextEncoder().encode(str(text, textCap, "text")).buffer),
+    );
+    fn("decodeUtf8", (bytes, fatal) => {
+      try {
+        return vm.newString(
+          new TextDecoder("utf-8", { fatal: vm.dump(fatal) === true }).decode(buffer(bytes, "data")),
+        );
+      } catch (err) {
+        if (err instanceof TypeError) return vm.null;
+        throw err;
+      }
+    });
+    fn("btoa", (text) => {
+      try {
+        return vm.newString(btoa(str(text, textCap, "text")));
+      } catch {
+        return vm.null;
+      }
+    });
+    fn("atob", (text) => {
+      try {
+        return vm.newString(atob(str(text, textCap, "text")));
+      } catch {
+        return vm.null;
+      }
+    });
+    fn("toBase64", (bytes) => vm.newString(toBase64(buffer(bytes, "data"))));
+    fn("fromBase64", (text) => vm.newArrayBuffer(fromBase64(str(text, textCap, "base64")).buffer));
+    fn("random", (n) =>
+      vm.newArrayBuffer(crypto.getRandomValues(new Uint8Array(Math.min(vm.getNumber(n), 65_536))).buffer),
+    );
+    fn("uuid", () => vm.newString(crypto.randomUUID()));
+    fn("parseUrl", (input, base) => {
+      const href = str(input, LIMITS.maxUrlChars, "url");
+      const from = vm.typeof(base) === "string" ? str(base, LIMITS.maxUrlChars, "base") : undefined;
+      const url = URL.canParse(href, from) ? new URL(href, from) : undefined;
+      return url ? vm.newString(JSON.stringify(urlParts(url))) : vm.null;
+    });
+    fn("setUrl", (href, part, value) => {
+      const url = new URL(str(href, LIMITS.maxUrlChars, "url"));
+      const name = str(part, 16, "part");
+      if (!URL_SETTABLE.has(name)) throw new Error(`cannot set ${name}`);
+      url[name] = str(value, LIMITS.maxUrlChars, "value");
+      return vm.newString(JSON.stringify(urlParts(url)));
+    });
+    return host;
+  }
+
+  /** @param {number} ms */
+  sleep(ms) {
+    const { vm } = this;
+    const deferred = vm.newPromise();
+    const token = {};
+    this.pending.add(token);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (this.closed || !this.pending.delete(token)) return;
+        deferred.resolve(vm.undefined);
+        this.afterJobs();
+      },
+      Math.max(0, Math.min(ms || 0, 2 ** 31 - 1)),
+    );
+    this.timers.add(timer);
+    return deferred.handle;
+  }
+
+  /**
+   * One bridge call: the arguments are JSON text from the prelude; the answer goes back as JSON
+   * text. A call made before the code was stopped is dropped when its answer comes.
+   * @param {string} method @param {string} argsText
+   */
+  call(method, argsText) {
+    const { vm } = this;
+    if (!this.bridge || !(METHODS.includes(method) || method === "fetch"))
+      throw new Error(`no bridge method ${method}`);
+    const deferred = vm.newPromise();
+    const token = {};
+    this.pending.add(token);
+    const settle = (ok, value) => {
+      if (this.closed || !this.pending.delete(token)) return;
+      if (ok) deferred.resolve(vm.newString(value));
+      else deferred.reject(vm.newError({ name: "Error", message: value }));
+      this.afterJobs();
+    };
+    const args = JSON.parse(argsText, (_k, v) =>
+      typeof v === "string" && v.startsWith(this.tag) ? fromBase64(v.slice(this.tag.length)) : v,
+    );
+    this.invoke(method, Array.isArray(args) ? args : []).then(
+      (answer) => settle(true, answer),
+      (err) => settle(false, errorMessage(err)),
+    );
+    return deferred.handle;
+  }
+
+  /** @param {string} method @param {unknown[]} args @returns {Promise<string>} */
+  async invoke(method, args) {
+    const bridge = /** @type {Record<string, (...a: unknown[]) => Promise<unknown>>} */ (
+      /** @type {unknown} */ (this.bridge)
+    );
+    const bytes = (_k, v) => (v instanceof Uint8Array ? this.tag + toBase64(v) : v);
+    if (method === "fetch") {
+      const spec =
+        /** @type {{ url: string, method: string, headers: [string, string][], redirect: RequestRedirect, body?: Uint8Array }} */ (
+          args[0]
+        );
+      const response = /** @type {Response} */ (
+        await bridge.fetch(
+          new Request(spec.url, {
+            method: spec.method,
+            headers: spec.headers,
+            body: spec.body,
+            redirect: spec.redirect,
+          }),
+        )
+      );
+      const body = new Uint8Array(await response.arrayBuffer());
+      return JSON.stringify(
+        {
+          status: response.status,
+          statusText: response.statusText,
+          url: response.url,
+          redirected: response.redirected,
+          headers: [...response.headers],
+          body,
+        },
+        bytes,
+      );
+    }
+    const answer = await bridge[method](...args);
+    return JSON.stringify(answer ?? null, bytes) ?? "null";
+  }
+
+  close() {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.pending.clear();
+  }
+}
+
+const URL_SETTABLE = new Set([
+  "href",
+  "protocol",
+  "username",
+  "password",
+  "host",
+  "hostname",
+  "port",
+  "pathname",
+  "search",
+  "hash",
+]);
+/** @param {URL} url */
+function urlParts(url) {
+  const { href, protocol, username, password, host, hostname, port, pathname, search, hash, origin } = url;
+  return { href, protocol, username, password, host, hostname, port, pathname, search, hash, origin };
+}
+
+/** @param {Uint8Array} bytes */
+function toBase64(bytes) {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** @param {string} text */
+function fromBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** An error value from the VM as `{ name, message, stack? }`, bounded. */
+function describe(vm, handle) {
+  const dumped = vm.dump(handle);
+  if (dumped && typeof dumped === "object") {
+    const { name, message, stack } = /** @type {Record<string, unknown>} */ (dumped);
+    return {
+      name: String(name ?? "Error").slice(0, 80),
+      message: String(message ?? "").slice(0, 2_000),
+      ...(typeof stack === "string" ? { stack: stack.slice(0, 8_000) } : {}),
+    };
+  }
+  return { name: "Error", message: String(dumped).slice(0, 2_000) };
+}
+
+class EngineFault extends Error {
+  /** @param {{ name: string, message: string }} error */
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+}
+
+/** @param {unknown} err */
+function engineError(err) {
+  if (err instanceof EngineFault) return err.error;
+  return sandboxError(errorMessage(err));
+}
+
+/** @param {string} what */
+function sandboxError(what) {
+  return { name: "SandboxError", message: `The sandbox failed: ${what.slice(0, 500)}` };
+}
+
+/** @param {number} timeoutMs @param {string} [while_] */
+function timeoutError(timeoutMs, while_) {
+  return {
+    name: "TimeoutError",
+    message: `Execution timed out after ${timeoutMs} ms${while_ ? ` ${while_}` : ""}; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
+  };
+}
+
+/** @param {unknown} err */
+function errorMessage(err) {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+}
+
+/** A report this module writes when the runtime could not: no result, no logs, the error. */
+function stopReport(error) {
+  return JSON.stringify({ logs: [], logsCut: false, error });
+}
