@@ -14,10 +14,10 @@ import { root } from "./lib/root.mjs";
 const npmRun = (script) => ({ name: `npm run ${script}`, command: "npm", args: ["run", script] });
 
 /** @returns {Step} */
-const suite = (name) => ({
-  name: `the ${name} suite`,
+const suite = (...names) => ({
+  name: `the ${names.join(" and ")} suite${names.length > 1 ? "s" : ""}`,
   command: process.execPath,
-  args: ["scripts/test.mjs", name],
+  args: ["scripts/test.mjs", ...names],
 });
 
 const LANES = [
@@ -68,7 +68,7 @@ console.log(
 );
 if (!lanes.every(Boolean)) process.exit(1);
 
-const e2e = suite("e2e");
+const e2e = suite("e2e", "e2e-isolate");
 const test = spawn(e2e.command, e2e.args, { cwd: root, stdio: "inherit" });
 const testStarted = Date.now();
 test.on("close", (code, signal) => {

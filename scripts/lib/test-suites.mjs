@@ -17,6 +17,15 @@ const SUITES = [
   { name: "unit", script: "test:unit", dir: "test/unit", suffix: ".test.ts" },
   // The e2e stack's wrangler output goes to a file (E2E_STACK_LOG); its tail is printed on failure.
   { name: "e2e", script: "test:e2e", dir: "test/e2e", suffix: ".e2e.test.ts", log: "e2e-stack.log" },
+  // The same suite against the other engine (SANDBOX_ENGINE=isolate: a fresh Dynamic Worker per execution).
+  {
+    name: "e2e-isolate",
+    script: "test:e2e",
+    dir: "test/e2e",
+    suffix: ".e2e.test.ts",
+    log: "e2e-isolate-stack.log",
+    env: { E2E_ENGINE: "isolate" },
+  },
 ];
 export const SUITE_NAMES = SUITES.map((s) => s.name);
 
@@ -107,7 +116,12 @@ async function vitest(reports, suite, files = []) {
     cwd: root,
     stdio: "inherit",
     detached: true,
-    env: { ...process.env, VITEST_PROGRESS_FILE: progressFile, ...(log && { E2E_STACK_LOG: log }) },
+    env: {
+      ...process.env,
+      ...suite.env,
+      VITEST_PROGRESS_FILE: progressFile,
+      ...(log && { E2E_STACK_LOG: log }),
+    },
   });
   const minutes = positiveNumberEnv("TEST_SUITE_MINUTES", DEFAULT_SUITE_MINUTES);
   const { code, timedOut } = await waitFor(child, minutes * 60_000);

@@ -11,25 +11,52 @@ export type Engine = (typeof ENGINES)[number];
 /** Sizes of the `quickjs` engine, read by the gateway and inlined into the warm worker's code at build time. */
 export const ENGINE_LIMITS = {
   /**
-   * Interrupt-handler calls per second of computation (QuickJS calls it every 10,000 bytecode
-   * steps): ~2,000 measured on the dev machine (docs/bench-log.md). An execution's fuel is this times
-   * its CPU budget, min(timeoutMs, EXEC_CPU_MS).
+   * Fuel per second of an execution's CPU budget, min(timeoutMs, EXEC_CPU_MS). A unit of fuel is one
+   * call of QuickJS's interrupt handler, which it makes every 10,000 loop back-edges and function
+   * calls and from its regex engine: ~5,600 calls per CPU second for an empty loop and ~2,000 for a
+   * loop with a body (dev machine, docs/bench-log.md), so a budget buys between 0.5 and 1.5 times its
+   * length in CPU time. Time spent inside one native call (a big JSON.stringify) moves no fuel: the
+   * handler also stops at the wall-clock limit where the clock moves (local workerd), and on
+   * Cloudflare EXEC_CPU_MS ends the warm worker.
    */
-  fuelPerSecond: 2_000,
+  fuelPerSecond: 3_000,
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
   graceFuel: 200,
   /** Of a warm worker's 128 MB, what its interpreters may hold at once. */
   workerBudgetBytes: 96 * 1024 * 1024,
   /** One interpreter's memory beyond its heap limit: wasm static data, stack, the glue. */
   instanceOverheadBytes: 4 * 1024 * 1024,
-  /** QuickJS's stack limit per execution. */
-  stackBytes: 512 * 1024,
+  /**
+   * QuickJS's stack limit per execution: low enough that QuickJS stops a deep recursion
+   * (`InternalError: stack overflow`, reported as RangeError) before the wasm calls beneath it
+   * exhaust the host's own stack (512 KiB did not, in Node and workerd).
+   */
+  stackBytes: 256 * 1024,
   /** After the wall-clock limit, how long the engine waits for the runtime's report before writing its own. */
   reportGraceMs: 2_000,
   /** A URL the sandbox's URL class parses. */
   maxUrlChars: 65_536,
   maxFileBytes: SESSION_LIMITS.maxFileBytes,
+  /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
+  maxCallBuffers: 16,
 } as const;
+
+/**
+ * The error of an execution whose fuel ran out. Fuel stands in for CPU time (on Cloudflare the
+ * clock does not move while code computes), so it is named by the limit it enforces: the wall-clock
+ * limit, or EXEC_CPU_MS when that is lower.
+ */
+export function cpuBudgetError(timeoutMs: number, cpuMs: number): { name: string; message: string } {
+  return cpuMs < timeoutMs
+    ? {
+        name: "TimeoutError",
+        message: `Execution exceeded its CPU time limit (${cpuMs} ms of computation); do less computation per execution, or split the work across executions`,
+      }
+    : {
+        name: "TimeoutError",
+        message: `Execution timed out after ${timeoutMs} ms (CPU-bound code: its computation budget ran out); do less computation per execution, or pass a larger timeoutMs to execute`,
+      };
+}
 
 /** The `quickjs` engine's fuel for an execution whose CPU budget is `budgetMs`. */
 export function fuelFor(budgetMs: number): number {
@@ -52,6 +79,8 @@ export interface EngineRun {
   modules: Record<string, string>;
   options: import("./sandbox").IsolateOptions;
   fuel: number;
+  /** EXEC_CPU_MS: names the limit when fuel runs out (cpuBudgetError) */
+  cpuMs: number;
   memoryBytes: number;
   stackBytes: number;
   /** the longest report text the gateway accepts (reportCharCap) */

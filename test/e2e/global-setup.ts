@@ -15,6 +15,8 @@ declare module "vitest" {
     registryPath: string;
     everythingUrl: string;
     everythingPid: number;
+    /** the engine the stack runs code with (E2E_ENGINE, default the deployment's: quickjs) */
+    engine: "quickjs" | "isolate";
   }
 }
 
@@ -45,6 +47,7 @@ async function startEverything(
  * The e2e tests drive it over HTTP as a client would.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const engine = process.env.E2E_ENGINE === "isolate" ? "isolate" : "quickjs";
   const everything = await startEverything("streamableHttp");
   const legacy = await startEverything("sse");
   const servers = {
@@ -66,6 +69,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // The maximum as the default: on a starved machine an honest execution can outlast 30 s, and a
       // host that misses a deadline is restarted (tests of timeouts pass their own timeoutMs).
       EXEC_TIMEOUT_MS: "120000",
+      SANDBOX_ENGINE: engine,
     },
     persist: "temp",
     envFile: null,
@@ -79,6 +83,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
   });
   project.provide("gatewayUrl", wrangler.url);
+  project.provide("engine", engine);
   project.provide("sandboxHostPid", wrangler.host.current()?.child.pid ?? 0);
   project.provide("registryPath", wrangler.registry);
   project.provide("everythingUrl", everything.url);

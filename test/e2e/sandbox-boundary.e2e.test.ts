@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { connect, execute, healthMs, PROMPT_MS, postMcp, teamWithKey } from "./client";
 
 // The sandbox boundary tried as an attacker would, against the local stack `npm run dev` runs: the
@@ -45,11 +45,22 @@ describe("hostile data and caps", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it("cuts a 60 MB return value in the sandbox", async () => {
-    const r = await execute(client, { code: "return 'x'.repeat(60_000_000)" });
+  // The isolate engine has the isolate's 128 MB; a QuickJS interpreter has EXEC_MEMORY_MB (32).
+  const huge = inject("engine") === "isolate" ? 60_000_000 : 12_000_000;
+  it(`cuts a ${huge / 1e6} MB return value in the sandbox`, async () => {
+    const r = await execute(client, { code: `return 'x'.repeat(${huge})` });
     expect(r.stats.truncated).toBe(true);
     expect(JSON.stringify(r).length).toBeLessThan(60_000);
   });
+
+  it.runIf(inject("engine") === "quickjs")(
+    "ends a value over the interpreter's memory with ResourceLimitError",
+    async () => {
+      const r = await execute(client, { code: "return 'x'.repeat(60_000_000)" });
+      expect(r.error?.name).toBe("ResourceLimitError");
+      expect(r.error?.message).toMatch(/ran out of memory \(its limit is 32 MB\)/);
+    },
+  );
 
   it("counts tool calls in the gateway, whatever the code does to built-ins", async () => {
     // A team whose limit is 5 calls (the default 200 is the same count, 40 times slower to reach).

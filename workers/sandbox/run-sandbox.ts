@@ -1,3 +1,5 @@
+import { SESSION_LIMITS } from "../../shared/contract/caps";
+import { cpuBudgetError, ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
   failedOutcome,
@@ -10,8 +12,6 @@ import {
   type SandboxRequest,
 } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
-import { ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
-import { SESSION_LIMITS } from "../../shared/contract/caps";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { outcomeOf, ReportNotJson } from "./output";
 import { runtimeModules, usesBridge } from "./parts";
@@ -157,6 +157,7 @@ function engineRun(request: SandboxRequest, modules: Record<string, string>, mem
     modules,
     options: request.isolate,
     fuel: fuelFor(Math.min(request.isolate.timeoutMs, request.cpuMs)),
+    cpuMs: request.cpuMs,
     memoryBytes,
     stackBytes: ENGINE_LIMITS.stackBytes,
     reportCap: reportCharCap(request.isolate),
@@ -240,11 +241,7 @@ function quickjsError(
   memoryBytes: number,
 ): NonNullable<IsolateReport["error"]> {
   if (error.name !== "InternalError") return error;
-  if (error.message === "interrupted")
-    return {
-      name: "TimeoutError",
-      message: `Execution used its CPU budget (about ${Math.round(Math.min(request.isolate.timeoutMs, request.cpuMs) / 1000)} s of computation); compute less per execution (filter in the upstream call, page through data), or split the work across executions`,
-    };
+  if (error.message === "interrupted") return cpuBudgetError(request.isolate.timeoutMs, request.cpuMs);
   if (error.message.startsWith("out of memory"))
     return {
       ...error,

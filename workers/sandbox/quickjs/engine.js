@@ -18,7 +18,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
-import { ENGINE_LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import { cpuBudgetError, ENGINE_LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import wasmModule from "./quickjs.wasm";
 
 /* global PRELUDE_SOURCE */
@@ -113,9 +113,10 @@ async function execute(run, bridge) {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(run.memoryBytes);
   runtime.setMaxStackSize(run.stackBytes);
-  const fuel = { used: 0, limit: run.fuel, out: false };
+  /** `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare) */
+  const fuel = { used: 0, limit: run.fuel, out: false, deadline: Date.now() + run.options.timeoutMs };
   runtime.setInterruptHandler(() => {
-    if (++fuel.used <= fuel.limit) return false;
+    if (++fuel.used <= fuel.limit && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
     fuel.out = true;
     return true;
   });
@@ -145,7 +146,7 @@ class Execution {
    * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
    * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
    * @param {EngineRun} run
-   * @param {{ used: number, limit: number, out: boolean }} fuel
+   * @param {{ used: number, limit: number, out: boolean, deadline: number }} fuel
    */
   constructor(vm, runtime, bridge, run, fuel) {
     this.vm = vm;
@@ -262,6 +263,7 @@ class Execution {
     this.stopped = true;
     this.fuel.out = false;
     this.fuel.limit = this.fuel.used + LIMITS.graceFuel;
+    this.fuel.deadline = Number.POSITIVE_INFINITY;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.pending.clear();
@@ -273,11 +275,7 @@ class Execution {
   }
 
   cpuError() {
-    const seconds = Math.round(this.run.fuel / LIMITS.fuelPerSecond);
-    return {
-      name: "TimeoutError",
-      message: `Execution used its CPU budget (about ${seconds} s of computation); compute less per execution (filter in the upstream call, page through data), or split the work across executions`,
-    };
+    return cpuBudgetError(this.run.options.timeoutMs, this.run.cpuMs);
   }
 
   /** The functions prelude.js gets as `host`; each reads from the VM only what it has bounded. */
@@ -311,9 +309,14 @@ class Execution {
     };
     const textCap = this.run.memoryBytes;
     fn("sleep", (ms) => this.sleep(vm.getNumber(ms)));
-    fn("call", (method, argsText) =>
-      this.call(str(method, 64, "method"), str(argsText, this.run.maxCallChars, "arguments")),
-    );
+    fn("call", (method, argsText, buffers) => {
+      const count = vm.getLength(buffers) ?? 0;
+      if (count > LIMITS.maxCallBuffers)
+        throw new Error(`at most ${LIMITS.maxCallBuffers} byte arrays per call`);
+      const bytes = [];
+      for (let i = 0; i < count; i++) bytes.push(new Uint8Array(buffer(vm.getProp(buffers, i), "data")));
+      return this.call(str(method, 64, "method"), str(argsText, this.run.maxCallChars, "arguments"), bytes);
+    });
     fn("encodeUtf8", (text) =>
       vm.newArrayBuffer(new TextEncoder().encode(str(text, textCap, "text")).buffer),
     );
@@ -341,12 +344,16 @@ class Execution {
         return vm.null;
       }
     });
-    fn("toBase64", (bytes) => vm.newString(toBase64(buffer(bytes, "data"))));
-    fn("fromBase64", (text) => vm.newArrayBuffer(fromBase64(str(text, textCap, "base64")).buffer));
     fn("random", (n) =>
       vm.newArrayBuffer(crypto.getRandomValues(new Uint8Array(Math.min(vm.getNumber(n), 65_536))).buffer),
     );
     fn("uuid", () => vm.newString(crypto.randomUUID()));
+    fn("digest", (algorithm, data) => {
+      const name = str(algorithm, 16, "algorithm").toUpperCase();
+      if (!DIGESTS.has(name))
+        throw new Error(`unsupported algorithm ${name}; use SHA-1, SHA-256, SHA-384 or SHA-512`);
+      return this.later(crypto.subtle.digest(name, buffer(data, "data")), (out) => vm.newArrayBuffer(out));
+    });
     fn("parseUrl", (input, base) => {
       const href = str(input, LIMITS.maxUrlChars, "url");
       const from = vm.typeof(base) === "string" ? str(base, LIMITS.maxUrlChars, "base") : undefined;
@@ -361,6 +368,32 @@ class Execution {
       return vm.newString(JSON.stringify(urlParts(url)));
     });
     return host;
+  }
+
+  /**
+   * A promise in the VM for host work: settled from `work` (a host promise) when it ends, unless the
+   * code was stopped or the execution closed first.
+   * @template T
+   * @param {Promise<T>} work @param {(value: T) => import("quickjs-emscripten-core").QuickJSHandle} toHandle
+   */
+  later(work, toHandle) {
+    const { vm } = this;
+    const deferred = vm.newPromise();
+    const token = {};
+    this.pending.add(token);
+    work.then(
+      (value) => {
+        if (this.closed || !this.pending.delete(token)) return;
+        deferred.resolve(toHandle(value));
+        this.afterJobs();
+      },
+      (err) => {
+        if (this.closed || !this.pending.delete(token)) return;
+        deferred.reject(vm.newError({ name: "Error", message: errorMessage(err) }));
+        this.afterJobs();
+      },
+    );
+    return deferred.handle;
   }
 
   /** @param {number} ms */
@@ -383,11 +416,12 @@ class Execution {
   }
 
   /**
-   * One bridge call: the arguments are JSON text from the prelude; the answer goes back as JSON
-   * text. A call made before the code was stopped is dropped when its answer comes.
-   * @param {string} method @param {string} argsText
+   * One bridge call: the arguments are JSON text from the prelude with byte arrays beside it (`tag +
+   * index` in the text); the answer goes back the same way, as `[text, ...buffers]`. A call made
+   * before the code was stopped is dropped when its answer comes.
+   * @param {string} method @param {string} argsText @param {Uint8Array[]} buffers
    */
-  call(method, argsText) {
+  call(method, argsText, buffers) {
     const { vm } = this;
     if (!this.bridge || !(METHODS.includes(method) || method === "fetch"))
       throw new Error(`no bridge method ${method}`);
@@ -396,12 +430,16 @@ class Execution {
     this.pending.add(token);
     const settle = (ok, value) => {
       if (this.closed || !this.pending.delete(token)) return;
-      if (ok) deferred.resolve(vm.newString(value));
-      else deferred.reject(vm.newError({ name: "Error", message: value }));
+      if (ok) {
+        const answer = vm.newArray();
+        vm.setProp(answer, 0, vm.newString(value.text));
+        value.buffers.forEach((b, i) => vm.setProp(answer, i + 1, vm.newArrayBuffer(b)));
+        deferred.resolve(answer);
+      } else deferred.reject(vm.newError({ name: "Error", message: value }));
       this.afterJobs();
     };
     const args = JSON.parse(argsText, (_k, v) =>
-      typeof v === "string" && v.startsWith(this.tag) ? fromBase64(v.slice(this.tag.length)) : v,
+      typeof v === "string" && v.startsWith(this.tag) ? buffers[Number(v.slice(this.tag.length))] : v,
     );
     this.invoke(method, Array.isArray(args) ? args : []).then(
       (answer) => settle(true, answer),
@@ -410,12 +448,23 @@ class Execution {
     return deferred.handle;
   }
 
-  /** @param {string} method @param {unknown[]} args @returns {Promise<string>} */
+  /** @param {string} method @param {unknown[]} args @returns {Promise<{ text: string, buffers: ArrayBuffer[] }>} */
   async invoke(method, args) {
     const bridge = /** @type {Record<string, (...a: unknown[]) => Promise<unknown>>} */ (
       /** @type {unknown} */ (this.bridge)
     );
-    const bytes = (_k, v) => (v instanceof Uint8Array ? this.tag + toBase64(v) : v);
+    /** @type {ArrayBuffer[]} */
+    const buffers = [];
+    const encode = (value) => {
+      const text = JSON.stringify(value ?? null, (_k, v) => {
+        if (!(v instanceof ArrayBuffer) && !ArrayBuffer.isView(v)) return v;
+        const view =
+          v instanceof ArrayBuffer ? new Uint8Array(v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+        buffers.push(view.slice().buffer);
+        return this.tag + (buffers.length - 1);
+      });
+      return { text: text ?? "null", buffers };
+    };
     if (method === "fetch") {
       const spec =
         /** @type {{ url: string, method: string, headers: [string, string][], redirect: RequestRedirect, body?: Uint8Array }} */ (
@@ -431,21 +480,16 @@ class Execution {
           }),
         )
       );
-      const body = new Uint8Array(await response.arrayBuffer());
-      return JSON.stringify(
-        {
-          status: response.status,
-          statusText: response.statusText,
-          url: response.url,
-          redirected: response.redirected,
-          headers: [...response.headers],
-          body,
-        },
-        bytes,
-      );
+      return encode({
+        status: response.status,
+        statusText: response.statusText,
+        url: response.url,
+        redirected: response.redirected,
+        headers: [...response.headers],
+        body: new Uint8Array(await response.arrayBuffer()),
+      });
     }
-    const answer = await bridge[method](...args);
-    return JSON.stringify(answer ?? null, bytes) ?? "null";
+    return encode(await bridge[method](...args));
   }
 
   close() {
@@ -456,6 +500,7 @@ class Execution {
   }
 }
 
+const DIGESTS = new Set(["SHA-1", "SHA-256", "SHA-384", "SHA-512"]);
 const URL_SETTABLE = new Set([
   "href",
   "protocol",
@@ -472,22 +517,6 @@ const URL_SETTABLE = new Set([
 function urlParts(url) {
   const { href, protocol, username, password, host, hostname, port, pathname, search, hash, origin } = url;
   return { href, protocol, username, password, host, hostname, port, pathname, search, hash, origin };
-}
-
-/** @param {Uint8Array} bytes */
-function toBase64(bytes) {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000)
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-/** @param {string} text */
-function fromBase64(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 /** An error value from the VM as `{ name, message, stack? }`, bounded. */
@@ -515,6 +544,11 @@ class EngineFault extends Error {
 /** @param {unknown} err */
 function engineError(err) {
   if (err instanceof EngineFault) return err.error;
+  if (err instanceof RangeError && /call stack/.test(errorMessage(err)))
+    return {
+      name: "RangeError",
+      message: "Maximum call stack size exceeded (stack overflow); recurse less deeply",
+    };
   return sandboxError(errorMessage(err));
 }
 

@@ -37,12 +37,18 @@
     Object.getPrototypeOf(async function* () {}),
   ];
   for (const proto of fnProtos) {
-    const stand = () => noCodegen();
+    // A function, not an arrow: `new Function(…)` must reach it (and throw EvalError) too.
+    // biome-ignore lint/complexity/useArrowFunction: arrows cannot be called with `new`
+    const stand = function () {
+      return noCodegen();
+    };
     Object.defineProperty(stand, "prototype", { value: proto, writable: false });
     define(proto, "constructor", stand);
   }
   define(G, "Function", Function.prototype.constructor);
-  delete G.eval;
+  define(G, "eval", function eval() {
+    return noCodegen();
+  });
 
   // --- natives that loop over a huge length without the interrupt handler ----------------------
   const MAX_NATIVE_LENGTH = 2 ** 24;
@@ -227,11 +233,21 @@
     new U8(array.buffer, array.byteOffset, array.byteLength).set(toBytes(host.random(array.byteLength)));
     return array;
   };
-  define(G, "crypto", {
-    getRandomValues,
-    randomUUID: () => host.uuid(),
-    subtle: undefined,
-  });
+  const unsupported = (name) => async () => {
+    throw new DOMException(
+      `crypto.subtle.${name} is not available in this sandbox's engine (quickjs); digest is. A team on the isolate engine has all of crypto.subtle`,
+      "NotSupportedError",
+    );
+  };
+  const subtle = {};
+  for (const name of ["encrypt", "decrypt", "sign", "verify", "generateKey", "deriveKey", "deriveBits", "importKey", "exportKey", "wrapKey", "unwrapKey"])
+    subtle[name] = unsupported(name);
+  subtle.digest = async (algorithm, data) => {
+    const name = typeof algorithm === "string" ? algorithm : algorithm?.name;
+    const bytes = bytesOf(data, "crypto.subtle.digest");
+    return host.digest(String(name), bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer);
+  };
+  define(G, "crypto", { getRandomValues, randomUUID: () => host.uuid(), subtle });
 
   // --- structuredClone ---------------------------------------------------------------------------
   const cloneError = (what) =>
@@ -587,19 +603,23 @@
     throw new TypeError("Network connection lost: this worker is not permitted to access the internet");
   });
 
-  // --- the bridge --------------------------------------------------------------------------------
-  const b64 = (bytes) => tag + host.toBase64(bytes.slice().buffer);
-  const replacer = (_key, value) => {
-    if (value instanceof AB) return b64(new U8(value));
-    if (isView(value)) return b64(new U8(value.buffer, value.byteOffset, value.byteLength));
-    return value;
+  // --- the bridge ------------------------------------------------------------------------------
+  // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` in the
+  // text and its buffer goes in the list; the host answers the same way.
+  const send = (method, args) => {
+    const buffers = [];
+    const text = stringify(args, (_key, value) => {
+      if (!(value instanceof AB) && !isView(value)) return value;
+      const whole = value instanceof AB || (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength);
+      buffers.push(value instanceof AB ? value : whole ? value.buffer : value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength));
+      return tag + (buffers.length - 1);
+    });
+    return host.call(method, text, buffers).then(([answer, ...got]) =>
+      parse(answer, (_key, value) =>
+        typeof value === "string" && value.startsWith(tag) ? new U8(got[Number(value.slice(tag.length))]) : value,
+      ),
+    );
   };
-  const reviver = (_key, value) =>
-    typeof value === "string" && value.startsWith(tag)
-      ? toBytes(host.fromBase64(value.slice(tag.length)))
-      : value;
-  const send = (method, args) =>
-    host.call(method, stringify(args, replacer)).then((text) => parse(text, reviver));
   const bridge = {};
   for (const method of bridgeMethods) bridge[method] = (...args) => send(method, args);
   bridge.fetch = async (request) => {
