@@ -15,7 +15,9 @@
 //   6. Python next to TypeScript: a trivial execute over MCP, p50/p90 (BENCH_PY_REQUESTS, 50);
 //   7. discovery quality: recall@1/@5 and MRR of search_tools vs a BM25 baseline on the labeled
 //      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency;
-//   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs).
+//   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs);
+//   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
+//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
@@ -39,6 +41,7 @@ import { runAnswers } from "./bench/answers.mjs";
 import { cpuPer, groupCpu, mainThreadPer, workerdMainThreadNs } from "./bench/cpu.mjs";
 import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
+import { runEngines } from "./bench/engines.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { disableNetworkEvents } from "./bench/network-events.mjs";
@@ -68,7 +71,7 @@ const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -312,6 +315,14 @@ async function main() {
     if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(8)) await runAnswers({ base: stack.base, adminToken: ADMIN_TOKEN });
+    if (SECTIONS.has(9))
+      await runEngines({
+        base: stack.base,
+        adminToken: ADMIN_TOKEN,
+        group,
+        requests: Math.min(REQUESTS, 200),
+        codemode: gw,
+      });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {

@@ -56,7 +56,7 @@ export function adminRequest(method: string, path: string, body?: unknown): Prom
 
 /** POST /v1/execute with `key`: status and the JSON body. */
 export async function restExecute(
-  body: { code: string; sessionId?: string },
+  body: { code: string; sessionId?: string; timeoutMs?: number; language?: string },
   headers: Record<string, string> = AUTH,
 ): Promise<{ status: number; body: ExecuteResult & { error?: { name: string; code?: string } } }> {
   const res = await fetch(`${gatewayUrl()}/v1/execute`, {

@@ -242,7 +242,7 @@ function quickjsError(
 ): NonNullable<IsolateReport["error"]> {
   if (error.name !== "InternalError") return error;
   if (error.message === "interrupted") return cpuBudgetError(request.isolate.timeoutMs, request.cpuMs);
-  if (error.message.startsWith("out of memory"))
+  if (error.message.startsWith("out of memory") || error.message === "string too long")
     return {
       ...error,
       name: "ResourceLimitError",

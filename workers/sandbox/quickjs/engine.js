@@ -212,7 +212,8 @@ class Execution {
     const length = vm.getLength(handle) ?? 0;
     if (length > this.run.reportCap)
       return stopReport(sandboxError(`the runtime's report was ${length} characters`));
-    return vm.getString(handle);
+    const text = vm.getString(handle);
+    return this.stopped ? stoppedReport(text, this.cpuError()) : text;
   }
 
   /** A module evaluation's result: its exports, or a promise of them run to its end now. */
@@ -568,6 +569,26 @@ function timeoutError(timeoutMs, while_) {
 /** @param {unknown} err */
 function errorMessage(err) {
   return (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+}
+
+/**
+ * The runtime's report of an execution whose fuel ran out: its logs and warnings stand, its result
+ * and error do not (the interrupt may have unwound the runtime's own code too, whatever it then said).
+ * @param {string} text @param {{ name: string, message: string }} error
+ */
+function stoppedReport(text, error) {
+  try {
+    const { logs, logsCut, warnings, skillRuns } = JSON.parse(text);
+    return JSON.stringify({
+      logs,
+      logsCut,
+      ...(warnings ? { warnings } : {}),
+      ...(skillRuns ? { skillRuns } : {}),
+      error,
+    });
+  } catch {
+    return stopReport(error);
+  }
 }
 
 /** A report this module writes when the runtime could not: no result, no logs, the error. */

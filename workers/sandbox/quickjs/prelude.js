@@ -58,10 +58,13 @@
     const n = Number(value.length);
     return n > 0 ? n : 0;
   };
-  const tooLong = (name, n) =>
-    new RangeError(
+  const tooLong = (name, n) => {
+    const err = new RangeError(
       `${name}: a length of ${n} is over this sandbox's ${MAX_NATIVE_LENGTH}; work in smaller pieces`,
     );
+    err.name = "ResourceLimitError";
+    return err;
+  };
   const AP = Array.prototype;
   for (const name of Object.getOwnPropertyNames(AP)) {
     const native = AP[name];

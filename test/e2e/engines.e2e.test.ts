@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, inject, it } from "vitest";
+import { healthMs, PROMPT_MS, restExecute, teamWithKey } from "./client";
+
+// What separates executions (each a fresh interpreter or isolate) and teams (distinct Dynamic
+// Workers), on the engine this stack runs (E2E_ENGINE); and on quickjs, the red team's attacks that
+// stalled or killed the sandbox host before: each ends with TimeoutError or ResourceLimitError within
+// its timeoutMs + 1 s while an execution beside it finishes normally.
+const engine = inject("engine");
+
+const TAMPER = `Object.prototype.polluted = 1;
+Array.prototype.map = function () { return "patched"; };
+JSON.parse = () => "patched";
+globalThis.leaked = 1;
+Math.random = () => 4;
+return "tampered";`;
+const PROBE = `return [({}).polluted, [1].map((x) => x + 1), JSON.parse("[2]"), typeof leaked, Math.random() < 1];`;
+const CLEAN = [undefined, [2], [2], "undefined", true];
+
+describe(`one execution's changes never reach the next (${engine} engine)`, () => {
+  it("same team: globals, prototypes and built-ins are fresh each time", async () => {
+    const auth = await teamWithKey(`e2e-iso-a-${engine}`, { engine });
+    expect((await restExecute({ code: TAMPER }, auth)).body.result).toBe("tampered");
+    for (let i = 0; i < 3; i++) {
+      const r = await restExecute({ code: PROBE }, auth);
+      expect(r.body.result).toEqual(CLEAN.map((v) => (v === undefined ? null : v)));
+    }
+  });
+
+  it("another team: the same", async () => {
+    const a = await teamWithKey(`e2e-iso-b-${engine}`, { engine });
+    const b = await teamWithKey(`e2e-iso-c-${engine}`, { engine });
+    expect((await restExecute({ code: TAMPER }, a)).body.result).toBe("tampered");
+    expect((await restExecute({ code: PROBE }, b)).body.result).toEqual(
+      CLEAN.map((v) => (v === undefined ? null : v)),
+    );
+  });
+});
+
+describe.runIf(engine === "quickjs")(
+  "the quickjs engine bounds hostile code without stalling its host",
+  () => {
+    const STOPPED = /^(ResourceLimitError|TimeoutError)$/;
+    const attacks: [string, string, string | RegExp][] = [
+      [
+        "a native loop over 2^53 - 1 (indexOf)",
+        "return [].indexOf.call({ length: 2 ** 53 - 1 }, 1);",
+        "ResourceLimitError",
+      ],
+      ["join over a 2^31 sparse array", "return new Array(2 ** 31).join('ab').length;", "ResourceLimitError"],
+      ["Array.from of 1e9", "return Array.from({ length: 1e9 }).length;", "ResourceLimitError"],
+      ["a catastrophic regular expression", "return /^(a+)+$/.test('a'.repeat(40) + '!');", "TimeoutError"],
+      ["a heap bomb", "const a = []; while (true) a.push(new Array(1e5).fill(1));", STOPPED],
+      ["a string bomb", "let s = 'x'; while (true) s += s;", "ResourceLimitError"],
+    ];
+    for (const [name, code, expected] of attacks) {
+      it(`ends ${name} with ${expected}; an execution beside it finishes normally`, async () => {
+        const auth = await teamWithKey("e2e-redteam", { engine: "quickjs" });
+        const timeoutMs = 3_000;
+        const started = Date.now();
+        const [attack, beside] = await Promise.all([
+          restExecute({ code, timeoutMs }, auth),
+          new Promise((r) => setTimeout(r, 200)).then(() =>
+            restExecute({ code: "await new Promise((r) => setTimeout(r, 300)); return 'beside'" }, auth),
+          ),
+        ]);
+        expect(attack.body.error?.name).toMatch(expected);
+        expect(Date.now() - started).toBeLessThan(timeoutMs + 1_000 + 1_500);
+        expect(beside.body.result).toBe("beside");
+        expect(await healthMs()).toBeLessThan(PROMPT_MS);
+      });
+    }
+
+    it("lets a legitimate 10-second computation finish (timeoutMs 20000)", async () => {
+      const auth = await teamWithKey("e2e-redteam", { engine: "quickjs" });
+      const code = `const end = Date.now() + 10_000; let n = 0, x = 0;
+while (Date.now() < end) { for (let i = 0; i < 1000; i++) x = (x * 31 + i) % 1000003; n++; }
+return n > 0 && x >= 0;`;
+      const r = await restExecute({ code, timeoutMs: 20_000 }, auth);
+      expect(r.body.error).toBeUndefined();
+      expect(r.body.result).toBe(true);
+    }, 40_000);
+
+    it("keeps the sandbox host's memory flat over 1,000 executions", async () => {
+      const auth = await teamWithKey("e2e-memory", {
+        engine: "quickjs",
+        limits: { requestsPerMinute: 1_000_000 },
+      });
+      const pid = inject("sandboxHostPid");
+      const rss = () =>
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+      const code = "const a = Array.from({ length: 1000 }, (_, i) => ({ i, s: 'x' + i })); return a.length";
+      const run = async (count: number) => {
+        let issued = 0;
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            while (issued++ < count) expect((await restExecute({ code }, auth)).body.result).toBe(1000);
+          }),
+        );
+      };
+      await run(200);
+      const before = rss();
+      await run(1_000);
+      // A wasm instance kept per execution would be ≥ 1 MB each; what is seen is the GC's sawtooth.
+      expect(rss() - before).toBeLessThan(40);
+    }, 180_000);
+  },
+);
