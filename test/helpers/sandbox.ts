@@ -19,15 +19,25 @@ export const LIMITS: ExecutionLimits = {
   maxSessionCalls: 1_000,
 };
 
-/** The real Worker Loader, counting what it is asked to load. */
+let countingLoaders = 0;
+
+/** The real Worker Loader, counting what it is asked to load (fresh, or a warm worker's code). */
 export function countingLoader(): { loader: WorkerLoader; loads: WorkerLoaderWorkerCode[] } {
   const loads: WorkerLoaderWorkerCode[] = [];
+  const instance = ++countingLoaders;
   const loader = {
     load(code: WorkerLoaderWorkerCode) {
       loads.push(code);
       return env.LOADER.load(code);
     },
-    get: env.LOADER.get.bind(env.LOADER),
+    // Warm workers under an id of this loader's own, so their code is asked for (and recorded) here.
+    get(name: string | null, getCode: () => WorkerLoaderWorkerCode | Promise<WorkerLoaderWorkerCode>) {
+      return env.LOADER.get(`${name}#${instance}`, async () => {
+        const code = await getCode();
+        loads.push(code);
+        return code;
+      });
+    },
   } satisfies WorkerLoader;
   return { loader, loads };
 }
