@@ -1,11 +1,11 @@
 // Builds the `quickjs` engine's warm-worker code into workers/sandbox/quickjs/dist/ (git-ignored):
 // engine.js.txt (workers/sandbox/quickjs/engine.js with quickjs-emscripten-core and the variant's
-// workerd glue bundled in, and prelude.js inlined as a string), quickjs.wasm.bin (the variant's wasm,
+// workerd glue bundled in, prelude.js and polyfills/*.js inlined as strings), quickjs.wasm.bin (the variant's wasm,
 // given to the Dynamic Worker as a wasm module), and manifest.mjs, which imports both and exports
 // the engine's version: a hash of the two, so a warm worker's id changes whenever its code does.
 // Run by scripts/build-sandbox.mjs.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { build, transform } from "esbuild";
@@ -34,6 +34,18 @@ export async function buildQuickjs() {
     loader: "js",
     legalComments: "none",
   });
+  const polyfills = {};
+  for (const file of readdirSync(join(SRC, "polyfills"))
+    .filter((f) => f.endsWith(".js"))
+    .sort()) {
+    const out = await transform(readFileSync(join(SRC, "polyfills", file), "utf8"), {
+      minifyWhitespace: true,
+      minifyIdentifiers: true,
+      loader: "js",
+      legalComments: "none",
+    });
+    polyfills[file.slice(0, -3)] = out.code.trim().replace(/;$/, "");
+  }
   const engine = await build({
     entryPoints: [join(SRC, "engine.js")],
     bundle: true,
@@ -43,7 +55,10 @@ export async function buildQuickjs() {
     conditions: ["workerd", "worker", "import"],
     mainFields: ["module", "main"],
     external: ["cloudflare:workers", "./quickjs.wasm"],
-    define: { PRELUDE_SOURCE: JSON.stringify(prelude.code.trim().replace(/;$/, "")) },
+    define: {
+      PRELUDE_SOURCE: JSON.stringify(prelude.code.trim().replace(/;$/, "")),
+      POLYFILL_SOURCES: JSON.stringify(polyfills),
+    },
     minify: true,
     legalComments: "none",
     logLevel: "error",

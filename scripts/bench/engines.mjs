@@ -79,8 +79,8 @@ export async function runEngines({ base, adminToken, group, requests, codemode }
   const engines = [];
   for (const engine of ["quickjs", "isolate"]) {
     const team = `bench-${engine}`;
-    await admin(base, adminToken, "PUT", `/admin/teams/${team}`, { servers, engine });
-    const { key } = await admin(base, adminToken, "POST", `/admin/teams/${team}/keys`, { name: "bench" });
+    await admin(base, adminToken, "PUT", `/teams/${team}`, { servers, engine });
+    const { key } = await admin(base, adminToken, "POST", `/teams/${team}/keys`, { name: "bench" });
     engines.push({ name: engine, gw: gatewayClient(base, key) });
   }
   let n = 0;

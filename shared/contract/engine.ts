@@ -82,7 +82,6 @@ export interface EngineRun {
   /** EXEC_CPU_MS: names the limit when fuel runs out (cpuBudgetError) */
   cpuMs: number;
   memoryBytes: number;
-  stackBytes: number;
   /** the longest report text the gateway accepts (reportCharCap) */
   reportCap: number;
   /** JSON text of one bridge call's arguments (tool arguments, a workspace file in base64) */

@@ -1,5 +1,5 @@
 import { SESSION_LIMITS } from "../../shared/contract/caps";
-import { cpuBudgetError, ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { cpuBudgetError, type EngineRun, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
   failedOutcome,
@@ -159,7 +159,6 @@ function engineRun(request: SandboxRequest, modules: Record<string, string>, mem
     fuel: fuelFor(Math.min(request.isolate.timeoutMs, request.cpuMs)),
     cpuMs: request.cpuMs,
     memoryBytes,
-    stackBytes: ENGINE_LIMITS.stackBytes,
     reportCap: reportCharCap(request.isolate),
     maxCallChars:
       Math.max(request.isolate.maxArgChars, Math.ceil((SESSION_LIMITS.maxFileBytes * 4) / 3)) + 65_536,

@@ -2,8 +2,9 @@
 // per pool slot (`LOADER.get("<team>:<engine version>:<slot>")`) and reuses it while it is warm. Each
 // execution arrives as data — the runtime's modules and the agent's compiled module — and runs in a
 // fresh WebAssembly instance of QuickJS: its own linear memory, its own runtime and context, dropped
-// when the execution ends. Nothing of an execution outlives it here: this module keeps only the
-// compiled wasm module and the count of executions in flight.
+// when the execution ends (made, with the prelude run in it, before the execution asks: Interpreter).
+// Nothing of an execution outlives it here: this module keeps only the compiled wasm module, the
+// count of executions in flight and one prepared interpreter that no execution has touched.
 //
 // Bounds, all deterministic and the same locally as on Cloudflare:
 // - CPU: fuel, a budget of interrupt-handler calls (QuickJS calls it every 10,000 bytecode steps and
@@ -21,9 +22,11 @@ import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-
 import { cpuBudgetError, ENGINE_LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import wasmModule from "./quickjs.wasm";
 
-/* global PRELUDE_SOURCE */
-/** prelude.js, minified, inlined at build time (scripts/build-sandbox.mjs) */
+/* global PRELUDE_SOURCE, POLYFILL_SOURCES */
+/** prelude.js, minified, inlined at build time (scripts/build-quickjs.mjs) */
 const PRELUDE = PRELUDE_SOURCE;
+/** polyfills/*.js by group name, minified, inlined likewise: evaluated on first use (prelude.js) */
+const POLYFILLS = POLYFILL_SOURCES;
 const LIMITS = ENGINE_LIMITS;
 
 const variant = newVariant(variantBase, { wasmModule });
@@ -104,31 +107,114 @@ function release() {
 }
 
 /**
+ * An interpreter made before an execution asks for one: a fresh wasm instance of QuickJS, its
+ * runtime and context, and the prelude run in it (the parts of an execution's start that do not
+ * depend on the execution, ~2/3 of its CPU). It holds nothing of any execution until one takes it,
+ * and serves only that one. The next is made once an execution has its own, off its path.
+ */
+class Interpreter {
+  static async make() {
+    const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+    const runtime = quickjs.newRuntime();
+    runtime.setMaxStackSize(LIMITS.stackBytes);
+    const vm = runtime.newContext();
+    const it = new Interpreter(runtime, vm);
+    const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
+    const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
+    const made = vm.unwrapResult(
+      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods),
+    );
+    it.bridge = vm.getProp(made, "bridge");
+    it.begin = vm.getProp(made, "begin");
+    return it;
+  }
+
+  /**
+   * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
+   * @param {import("quickjs-emscripten-core").QuickJSContext} vm
+   */
+  constructor(runtime, vm) {
+    this.runtime = runtime;
+    this.vm = vm;
+    /** marks byte arrays in bridge JSON (prelude.js); agent code never sees it */
+    this.tag = `\ue000b${crypto.randomUUID()}:`;
+    /** @type {Execution | undefined} the one execution this interpreter serves, once taken */
+    this.exec = undefined;
+    /** `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare) */
+    this.fuel = { used: 0, limit: Number.POSITIVE_INFINITY, out: false, deadline: Number.POSITIVE_INFINITY };
+    const fuel = this.fuel;
+    runtime.setInterruptHandler(() => {
+      if (++fuel.used <= fuel.limit && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
+      fuel.out = true;
+      return true;
+    });
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.bridge = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.begin = undefined;
+  }
+
+  /** The functions prelude.js gets as `host`: each serves the execution that took this interpreter. */
+  hostObject() {
+    const { vm } = this;
+    const host = vm.newObject();
+    for (const [name, impl] of Object.entries(HOST_FUNCTIONS)) {
+      const f = vm.newFunction(name, (...args) => {
+        try {
+          if (!this.exec) throw new Error("no execution has this interpreter");
+          return impl(this.exec, ...args);
+        } catch (err) {
+          return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
+        }
+      });
+      vm.setProp(host, name, f);
+    }
+    return host;
+  }
+}
+
+/** @type {Promise<Interpreter> | undefined} */
+let spare;
+
+/** The prepared interpreter, or a new one; either way a fresh one is prepared after. */
+async function takeInterpreter() {
+  const taken = spare ?? Interpreter.make();
+  spare = undefined;
+  try {
+    return await taken;
+  } finally {
+    setTimeout(prepareSpare, 0);
+  }
+}
+
+function prepareSpare() {
+  if (spare) return;
+  const made = Interpreter.make();
+  spare = made;
+  made.catch(() => {
+    if (spare === made) spare = undefined;
+  });
+}
+
+/**
  * @param {EngineRun} run
  * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
  * @returns {Promise<string>}
  */
 async function execute(run, bridge) {
-  const quickjs = await newQuickJSWASMModuleFromVariant(variant);
-  const runtime = quickjs.newRuntime();
-  runtime.setMemoryLimit(run.memoryBytes);
-  runtime.setMaxStackSize(run.stackBytes);
-  /** `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare) */
-  const fuel = { used: 0, limit: run.fuel, out: false, deadline: Date.now() + run.options.timeoutMs };
-  runtime.setInterruptHandler(() => {
-    if (++fuel.used <= fuel.limit && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
-    fuel.out = true;
-    return true;
-  });
+  const it = await takeInterpreter();
+  it.runtime.setMemoryLimit(run.memoryBytes);
+  it.fuel.limit = run.fuel;
+  it.fuel.deadline = Date.now() + run.options.timeoutMs;
   const modules = { ...run.modules, "main.js": MAIN, "cloudflare:workers": WORKERD_STUB };
   let linking = true;
-  runtime.setModuleLoader(
+  it.runtime.setModuleLoader(
     (name) =>
       linking && Object.hasOwn(modules, name) ? modules[name] : { error: new Error(`No module ${name}`) },
     (_base, requested) => (requested.startsWith("./") ? requested.slice(2) : requested),
   );
-  const vm = runtime.newContext();
-  const exec = new Execution(vm, runtime, bridge, run, fuel);
+  const exec = new Execution(it, bridge, run);
+  it.exec = exec;
   try {
     return await exec.start(() => {
       linking = false;
@@ -142,18 +228,18 @@ async function execute(run, bridge) {
 
 class Execution {
   /**
-   * @param {import("quickjs-emscripten-core").QuickJSContext} vm
-   * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
+   * @param {Interpreter} it
    * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
    * @param {EngineRun} run
-   * @param {{ used: number, limit: number, out: boolean, deadline: number }} fuel
    */
-  constructor(vm, runtime, bridge, run, fuel) {
-    this.vm = vm;
-    this.runtime = runtime;
+  constructor(it, bridge, run) {
+    this.vm = it.vm;
+    this.runtime = it.runtime;
+    this.it = it;
     this.bridge = bridge;
     this.run = run;
-    this.fuel = fuel;
+    this.fuel = it.fuel;
+    this.tag = it.tag;
     /** agent-side host work in flight (timers, bridge calls): dropped when the code is stopped */
     this.pending = new Set();
     /** @type {Set<ReturnType<typeof setTimeout>>} */
@@ -162,18 +248,14 @@ class Execution {
     this.closed = false;
     /** @type {((error: { name: string, message: string }) => void) | undefined} */
     this.hardStop = undefined;
-    this.tag = `\ue000b${crypto.randomUUID()}:`;
     this.stopHandle = undefined;
   }
 
   /** @param {() => void} linked called once the modules are linked (no module loads after) */
   async start(linked) {
-    const { vm, run } = this;
-    const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
-    const host = this.hostObject();
-    const tag = vm.newString(this.tag);
-    const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
-    const bridgeHandle = this.check(vm.callFunction(preludeFn, vm.undefined, host, tag, methods));
+    const { vm, run, it } = this;
+    if (it.begin) vm.callFunction(it.begin, vm.undefined);
+    const bridgeHandle = /** @type {import("quickjs-emscripten-core").QuickJSHandle} */ (it.bridge);
     const evaluated = this.check(vm.evalCode(MAIN, "main.js", { type: "module" }));
     const exports = await this.settleNow(evaluated);
     linked();
@@ -279,98 +361,6 @@ class Execution {
     return cpuBudgetError(this.run.options.timeoutMs, this.run.cpuMs);
   }
 
-  /** The functions prelude.js gets as `host`; each reads from the VM only what it has bounded. */
-  hostObject() {
-    const { vm } = this;
-    const host = vm.newObject();
-    /** @param {string} name @param {(...args: any[]) => any} fn */
-    const fn = (name, impl) => {
-      const f = vm.newFunction(name, (...args) => {
-        try {
-          return impl(...args);
-        } catch (err) {
-          return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
-        }
-      });
-      vm.setProp(host, name, f);
-    };
-    const str = (handle, max, what) => {
-      if (vm.typeof(handle) !== "string") throw new Error(`${what} must be a string`);
-      const length = vm.getLength(handle) ?? 0;
-      if (length > max) throw new Error(`${what} is ${length} characters; at most ${max}`);
-      return vm.getString(handle);
-    };
-    const buffer = (handle, what) => {
-      const length = vm.getNumber(vm.getProp(handle, "byteLength"));
-      if (!(length <= this.run.memoryBytes)) throw new Error(`${what} is too large`);
-      const view = vm.getArrayBuffer(handle);
-      const copy = view.value.slice();
-      view.dispose();
-      return copy;
-    };
-    const textCap = this.run.memoryBytes;
-    fn("sleep", (ms) => this.sleep(vm.getNumber(ms)));
-    fn("call", (method, argsText, buffers) => {
-      const count = vm.getLength(buffers) ?? 0;
-      if (count > LIMITS.maxCallBuffers)
-        throw new Error(`at most ${LIMITS.maxCallBuffers} byte arrays per call`);
-      const bytes = [];
-      for (let i = 0; i < count; i++) bytes.push(new Uint8Array(buffer(vm.getProp(buffers, i), "data")));
-      return this.call(str(method, 64, "method"), str(argsText, this.run.maxCallChars, "arguments"), bytes);
-    });
-    fn("encodeUtf8", (text) =>
-      vm.newArrayBuffer(new TextEncoder().encode(str(text, textCap, "text")).buffer),
-    );
-    fn("decodeUtf8", (bytes, fatal) => {
-      try {
-        return vm.newString(
-          new TextDecoder("utf-8", { fatal: vm.dump(fatal) === true }).decode(buffer(bytes, "data")),
-        );
-      } catch (err) {
-        if (err instanceof TypeError) return vm.null;
-        throw err;
-      }
-    });
-    fn("btoa", (text) => {
-      try {
-        return vm.newString(btoa(str(text, textCap, "text")));
-      } catch {
-        return vm.null;
-      }
-    });
-    fn("atob", (text) => {
-      try {
-        return vm.newString(atob(str(text, textCap, "text")));
-      } catch {
-        return vm.null;
-      }
-    });
-    fn("random", (n) =>
-      vm.newArrayBuffer(crypto.getRandomValues(new Uint8Array(Math.min(vm.getNumber(n), 65_536))).buffer),
-    );
-    fn("uuid", () => vm.newString(crypto.randomUUID()));
-    fn("digest", (algorithm, data) => {
-      const name = str(algorithm, 16, "algorithm").toUpperCase();
-      if (!DIGESTS.has(name))
-        throw new Error(`unsupported algorithm ${name}; use SHA-1, SHA-256, SHA-384 or SHA-512`);
-      return this.later(crypto.subtle.digest(name, buffer(data, "data")), (out) => vm.newArrayBuffer(out));
-    });
-    fn("parseUrl", (input, base) => {
-      const href = str(input, LIMITS.maxUrlChars, "url");
-      const from = vm.typeof(base) === "string" ? str(base, LIMITS.maxUrlChars, "base") : undefined;
-      const url = URL.canParse(href, from) ? new URL(href, from) : undefined;
-      return url ? vm.newString(JSON.stringify(urlParts(url))) : vm.null;
-    });
-    fn("setUrl", (href, part, value) => {
-      const url = new URL(str(href, LIMITS.maxUrlChars, "url"));
-      const name = str(part, 16, "part");
-      if (!URL_SETTABLE.has(name)) throw new Error(`cannot set ${name}`);
-      url[name] = str(value, LIMITS.maxUrlChars, "value");
-      return vm.newString(JSON.stringify(urlParts(url)));
-    });
-    return host;
-  }
-
   /**
    * A promise in the VM for host work: settled from `work` (a host promise) when it ends, unless the
    * code was stopped or the execution closed first.
@@ -434,7 +424,9 @@ class Execution {
       if (ok) {
         const answer = vm.newArray();
         vm.setProp(answer, 0, vm.newString(value.text));
-        value.buffers.forEach((b, i) => vm.setProp(answer, i + 1, vm.newArrayBuffer(b)));
+        value.buffers.forEach((b, i) => {
+          vm.setProp(answer, i + 1, vm.newArrayBuffer(b));
+        });
         deferred.resolve(answer);
       } else deferred.reject(vm.newError({ name: "Error", message: value }));
       this.afterJobs();
@@ -500,6 +492,109 @@ class Execution {
     this.pending.clear();
   }
 }
+
+/** A string from the VM, its length checked before it is copied. */
+function str(vm, handle, max, what) {
+  if (vm.typeof(handle) !== "string") throw new Error(`${what} must be a string`);
+  const length = vm.getLength(handle) ?? 0;
+  if (length > max) throw new Error(`${what} is ${length} characters; at most ${max}`);
+  return vm.getString(handle);
+}
+
+/** An ArrayBuffer's bytes from the VM, copied out, its size checked first. */
+function buffer(vm, handle, max, what) {
+  const length = vm.getNumber(vm.getProp(handle, "byteLength"));
+  if (!(length <= max)) throw new Error(`${what} is too large`);
+  const view = vm.getArrayBuffer(handle);
+  const copy = view.value.slice();
+  view.dispose();
+  return copy;
+}
+
+/**
+ * What prelude.js (and its polyfill groups) may ask the host, as `host.<name>(…)`. Each reads from
+ * the VM only what it has bounded: strings and buffers up to the interpreter's memory limit, bridge
+ * arguments to the run's `maxCallChars`, URLs to LIMITS.maxUrlChars.
+ * @type {Record<string, (exec: Execution, ...args: import("quickjs-emscripten-core").QuickJSHandle[]) => any>}
+ */
+const HOST_FUNCTIONS = {
+  sleep: (exec, ms) => exec.sleep(exec.vm.getNumber(ms)),
+  call: (exec, method, argsText, buffers) => {
+    const { vm } = exec;
+    const count = vm.getLength(buffers) ?? 0;
+    if (count > LIMITS.maxCallBuffers)
+      throw new Error(`at most ${LIMITS.maxCallBuffers} byte arrays per call`);
+    const bytes = [];
+    for (let i = 0; i < count; i++)
+      bytes.push(new Uint8Array(buffer(vm, vm.getProp(buffers, i), exec.run.memoryBytes, "data")));
+    return exec.call(
+      str(vm, method, 64, "method"),
+      str(vm, argsText, exec.run.maxCallChars, "arguments"),
+      bytes,
+    );
+  },
+  polyfill: (exec, group) => {
+    const name = str(exec.vm, group, 16, "group");
+    if (!Object.hasOwn(POLYFILLS, name)) throw new Error(`no polyfill group ${name}`);
+    return exec.vm.newString(POLYFILLS[name]);
+  },
+  encodeUtf8: (exec, text) =>
+    exec.vm.newArrayBuffer(new TextEncoder().encode(str(exec.vm, text, exec.run.memoryBytes, "text")).buffer),
+  decodeUtf8: (exec, bytes, fatal) => {
+    const { vm } = exec;
+    const data = buffer(vm, bytes, exec.run.memoryBytes, "data");
+    try {
+      return vm.newString(new TextDecoder("utf-8", { fatal: vm.dump(fatal) === true }).decode(data));
+    } catch (err) {
+      if (err instanceof TypeError) return vm.null;
+      throw err;
+    }
+  },
+  btoa: (exec, text) => {
+    const input = str(exec.vm, text, exec.run.memoryBytes, "text");
+    try {
+      return exec.vm.newString(btoa(input));
+    } catch {
+      return exec.vm.null;
+    }
+  },
+  atob: (exec, text) => {
+    const input = str(exec.vm, text, exec.run.memoryBytes, "text");
+    try {
+      return exec.vm.newString(atob(input));
+    } catch {
+      return exec.vm.null;
+    }
+  },
+  random: (exec, n) =>
+    exec.vm.newArrayBuffer(
+      crypto.getRandomValues(new Uint8Array(Math.min(exec.vm.getNumber(n), 65_536))).buffer,
+    ),
+  uuid: (exec) => exec.vm.newString(crypto.randomUUID()),
+  digest: (exec, algorithm, data) => {
+    const { vm } = exec;
+    const name = str(vm, algorithm, 16, "algorithm").toUpperCase();
+    if (!DIGESTS.has(name))
+      throw new Error(`unsupported algorithm ${name}; use SHA-1, SHA-256, SHA-384 or SHA-512`);
+    const bytes = buffer(vm, data, exec.run.memoryBytes, "data");
+    return exec.later(crypto.subtle.digest(name, bytes), (out) => vm.newArrayBuffer(out));
+  },
+  parseUrl: (exec, input, base) => {
+    const { vm } = exec;
+    const href = str(vm, input, LIMITS.maxUrlChars, "url");
+    const from = vm.typeof(base) === "string" ? str(vm, base, LIMITS.maxUrlChars, "base") : undefined;
+    const url = URL.canParse(href, from) ? new URL(href, from) : undefined;
+    return url ? vm.newString(JSON.stringify(urlParts(url))) : vm.null;
+  },
+  setUrl: (exec, href, part, value) => {
+    const { vm } = exec;
+    const url = new URL(str(vm, href, LIMITS.maxUrlChars, "url"));
+    const name = str(vm, part, 16, "part");
+    if (!URL_SETTABLE.has(name)) throw new Error(`cannot set ${name}`);
+    url[name] = str(vm, value, LIMITS.maxUrlChars, "value");
+    return vm.newString(JSON.stringify(urlParts(url)));
+  },
+};
 
 const DIGESTS = new Set(["SHA-1", "SHA-256", "SHA-384", "SHA-512"]);
 const URL_SETTABLE = new Set([
