@@ -1,6 +1,6 @@
 // Builds the `quickjs` engine's warm-worker code into workers/sandbox/quickjs/dist/ (git-ignored):
 // engine.js.txt (workers/sandbox/quickjs/engine.js with quickjs-emscripten-core and the variant's
-// workerd glue bundled in, prelude.js and polyfills/*.js inlined as strings), quickjs.wasm.bin (the variant's wasm,
+// workerd glue bundled in; prelude.js, polyfills/*.js and the runtime's run-code.js inlined as strings), quickjs.wasm.bin (the variant's wasm,
 // given to the Dynamic Worker as a wasm module), and manifest.mjs, which imports both and exports
 // the engine's version: a hash of the two, so a warm worker's id changes whenever its code does.
 // Run by scripts/build-sandbox.mjs.
@@ -24,7 +24,8 @@ function put(file, content) {
   if (!previous?.equals(Buffer.from(content))) writeFileSync(file, content);
 }
 
-export async function buildQuickjs() {
+/** @param {string} runCode the runtime's run-code.js, bundled (scripts/build-sandbox.mjs) */
+export async function buildQuickjs(runCode) {
   mkdirSync(OUT, { recursive: true });
   // Not minifySyntax: the file is one expression whose value is used by the engine, which esbuild
   // would drop as unused.
@@ -58,6 +59,7 @@ export async function buildQuickjs() {
     define: {
       PRELUDE_SOURCE: JSON.stringify(prelude.code.trim().replace(/;$/, "")),
       POLYFILL_SOURCES: JSON.stringify(polyfills),
+      RUN_CODE_SOURCE: JSON.stringify(runCode),
     },
     minify: true,
     legalComments: "none",

@@ -19,9 +19,13 @@ import { hintIfPlainWranglerDev } from "./lib/plain-wrangler-dev.mjs";
 import { root } from "./lib/root.mjs";
 
 const dir = join(root, "workers/sandbox/runtime");
-/** The modules isolates load (bridge-io.js, python-support.js for the Python isolate); the other files are inlined. */
+/**
+ * The modules isolates load (bridge-io.js, python-support.js for the Python isolate; run-code.js, which
+ * runtime.js inlines, for the quickjs engine's warm worker); the other files are inlined.
+ */
 const LOADED = [
   "runtime.js",
+  "run-code.js",
   "guard.js",
   "tools.js",
   "session.js",
@@ -63,7 +67,7 @@ if (previous !== out) writeFileSync(target, out);
 
 // The quickjs engine's warm-worker code.
 const { buildQuickjs } = await import("./build-quickjs.mjs");
-await buildQuickjs();
+await buildQuickjs(modules["run-code.js"]);
 
 // The Python isolate's assets (pyodide), when their inputs changed.
 const { buildPython } = await import("./build-python.mjs");

@@ -22,6 +22,8 @@ import { mapAgentStack } from "./stack";
 import { keepWholeResult } from "./whole-result";
 
 export const SANDBOX_COMPATIBILITY_DATE = "2026-04-01";
+/** The isolate engine's main module (runtime/runtime.js), which parts.ts puts in every execution's modules. */
+const ISOLATE_MAIN = "runtime.js";
 
 /** Wall time per phase for the bench (the gateway's PhaseClock); absent in normal operation. */
 export interface PhaseTimer {
@@ -90,7 +92,7 @@ export async function runSandbox(
         ? callWorker(warmWorker(loader, worker.id, request), request, (ep) =>
             (ep as WarmEntrypoint).run(engineRun(request, modules, worker.memoryBytes), given),
           )
-        : callWorker(freshWorker(loader, { mainModule: "runtime.js", modules }, request), request, (ep) =>
+        : callWorker(freshWorker(loader, { mainModule: ISOLATE_MAIN, modules }, request), request, (ep) =>
             (ep as IsolateEntrypoint).runAgentCode(request.isolate, given),
           ),
     );
@@ -153,8 +155,10 @@ function warmWorker(loader: WorkerLoader, id: string, request: SandboxRequest): 
 
 /** What the warm worker needs for one execution: the modules as data and the interpreter's bounds. */
 function engineRun(request: SandboxRequest, modules: Record<string, string>, memoryBytes: number): EngineRun {
+  // The runtime's main module is the isolate engine's; a warm worker has run-code.js built in.
+  const { [ISOLATE_MAIN]: _main, ...perExecution } = modules;
   return {
-    modules,
+    modules: perExecution,
     options: request.isolate,
     fuel: fuelFor(Math.min(request.isolate.timeoutMs, request.cpuMs)),
     cpuMs: request.cpuMs,

@@ -22,21 +22,21 @@ import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-
 import { cpuBudgetError, ENGINE_LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import wasmModule from "./quickjs.wasm";
 
-/* global PRELUDE_SOURCE, POLYFILL_SOURCES */
+/* global PRELUDE_SOURCE, POLYFILL_SOURCES, RUN_CODE_SOURCE */
 /** prelude.js, minified, inlined at build time (scripts/build-quickjs.mjs) */
 const PRELUDE = PRELUDE_SOURCE;
 /** polyfills/*.js by group name, minified, inlined likewise: evaluated on first use (prelude.js) */
 const POLYFILLS = POLYFILL_SOURCES;
+/** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
+const RUN_CODE = RUN_CODE_SOURCE;
 const LIMITS = ENGINE_LIMITS;
 
 const variant = newVariant(variantBase, { wasmModule });
 
-/** The one module every execution imports first: it starts the runtime with the QuickJS bridge. */
-const MAIN = `import Sandbox from "runtime.js";
-export const stopExecution = (stop) => Sandbox.stopExecution(stop);
-export const start = (options, bridge) => new Sandbox().runAgentCode(options, bridge);`;
-/** What runtime.js imports from workerd, which QuickJS does not have. */
-const WORKERD_STUB = "export class WorkerEntrypoint {}";
+/** The one module of an execution the engine evaluates: it links the agent's module and its parts. */
+const MAIN = `import run from "agent.js";
+import * as parts from "parts.js";
+export { run, parts };`;
 
 let inFlight = 0;
 /** @type {Array<() => void>} */
@@ -126,6 +126,9 @@ class Interpreter {
     );
     it.bridge = vm.getProp(made, "bridge");
     it.begin = vm.getProp(made, "begin");
+    const runCode = vm.unwrapResult(vm.evalCode(RUN_CODE, "run-code.js", { type: "module" }));
+    it.runAgentCode = vm.getProp(runCode, "runAgentCode");
+    it.stopExecution = vm.getProp(runCode, "stopExecution");
     return it;
   }
 
@@ -152,6 +155,10 @@ class Interpreter {
     this.bridge = undefined;
     /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
     this.begin = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} run-code.js's exports */
+    this.runAgentCode = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.stopExecution = undefined;
   }
 
   /** The functions prelude.js gets as `host`: each serves the execution that took this interpreter. */
@@ -206,7 +213,7 @@ async function execute(run, bridge) {
   it.runtime.setMemoryLimit(run.memoryBytes);
   it.fuel.limit = run.fuel;
   it.fuel.deadline = Date.now() + run.options.timeoutMs;
-  const modules = { ...run.modules, "main.js": MAIN, "cloudflare:workers": WORKERD_STUB };
+  const modules = { ...run.modules, "main.js": MAIN };
   let linking = true;
   it.runtime.setModuleLoader(
     (name) =>
@@ -259,11 +266,17 @@ class Execution {
     const evaluated = this.check(vm.evalCode(MAIN, "main.js", { type: "module" }));
     const exports = await this.settleNow(evaluated);
     linked();
-    this.stopHandle = vm.getProp(exports, "stopExecution");
-    const startFn = vm.getProp(exports, "start");
+    this.stopHandle = it.stopExecution;
     const options = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(run.options)})`));
     const promise = this.check(
-      vm.callFunction(startFn, vm.undefined, options, this.bridge ? bridgeHandle : vm.undefined),
+      vm.callFunction(
+        /** @type {import("quickjs-emscripten-core").QuickJSHandle} */ (it.runAgentCode),
+        vm.undefined,
+        options,
+        this.bridge ? bridgeHandle : vm.undefined,
+        vm.getProp(exports, "run"),
+        vm.getProp(exports, "parts"),
+      ),
     );
     const stopped = new Promise((resolve) => {
       this.hardStop = (error) => resolve({ stop: error });

@@ -263,15 +263,16 @@
       );
       return tag + (buffers.length - 1);
     });
-    return host
-      .call(method, text, buffers)
-      .then(([answer, ...got]) =>
-        parse(answer, (_key, value) =>
-          typeof value === "string" && value.startsWith(tag)
-            ? new U8(got[Number(value.slice(tag.length))])
-            : value,
-        ),
-      );
+    return host.call(method, text, buffers).then(([answer, ...got]) =>
+      // A reviver runs JS for every value: only when the answer carries bytes (tool results rarely do).
+      got.length === 0
+        ? parse(answer)
+        : parse(answer, (_key, value) =>
+            typeof value === "string" && value.startsWith(tag)
+              ? new U8(got[Number(value.slice(tag.length))])
+              : value,
+          ),
+    );
   };
   const bridge = {};
   for (const method of bridgeMethods) bridge[method] = (...args) => send(method, args);
