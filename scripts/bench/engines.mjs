@@ -130,6 +130,21 @@ export async function runEngines({ base, adminToken, group, requests, codemode }
   console.log(
     `demo task (491 open tickets, 2 pages + 5 customers): quickjs ${(qjs.task.p50 / iso.task.p50).toFixed(2)}x the isolate engine's p50`,
   );
+  const loop = "let s = 0; for (let i = 0; i < 10_000_000; i++) s = (s + i * 7) % 1000003; return s;";
+  const compute = [];
+  for (const e of engines) {
+    const r = await timed(3, 1, async () =>
+      expectResult(
+        await e.gw.post("/v1/execute", { code: loop, timeoutMs: 60_000 }),
+        Number.isInteger,
+        `${e.name} loop`,
+      ),
+    );
+    compute.push(r.p50);
+  }
+  console.log(
+    `compute (a 10^7-iteration loop, p50 of 3): quickjs ${compute[0].toFixed(0)} ms, isolate ${compute[1].toFixed(0)} ms: ${(compute[0] / compute[1]).toFixed(0)}x`,
+  );
   console.log(
     `\nDynamic Workers the gateway counted (GET /v1/audit/usage since this section began), and cost for a day of ${DAY.toLocaleString("en")} executions by one team:`,
   );
