@@ -11,7 +11,7 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 Teams
   teams list            the stored teams
   teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
-                        [--pii tokenize|off] [--approvals <json|@file>]
+                        [--pii tokenize|off] [--approvals <json|@file>] [--engine quickjs|isolate]
                         create or replace the team (PUT: fields not given are removed)
   teams show <team>     the team's record (team default, without one, is the configuration's:
                         DEV_API_KEY and MCP_SERVERS)
@@ -46,6 +46,8 @@ Options
                         (overrides the deployment's PII_MODE for this team)
   --approvals           JSON: {"require":["github.*"],"skip":["demo.update_ticket"],"destructive":true,
                         "timeoutSeconds":120} (overrides the deployment's APPROVALS for this team)
+  --engine              quickjs (an interpreter in the team's warm workers) or isolate (a fresh V8
+                        isolate per execution); overrides the deployment's SANDBOX_ENGINE
 
 Examples
   npm run admin -- teams create acme --servers '{"demo":{"service":"DEMO"}}' --deny 'demo.create_*,demo.update_*'
@@ -64,6 +66,7 @@ const OPTIONS = {
   limits: { type: "string" },
   pii: { type: "string" },
   approvals: { type: "string" },
+  engine: { type: "string" },
   name: { type: "string" },
   team: { type: "string" },
   remember: { type: "string" },
@@ -72,7 +75,7 @@ const OPTIONS = {
 /** Which options each command takes (besides --url, --token, --json, --help). */
 const COMMANDS = {
   "teams list": { args: [], options: [] },
-  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii", "approvals"] },
+  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii", "approvals", "engine"] },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
   "keys create": { args: ["team"], options: ["name"] },
@@ -173,6 +176,11 @@ async function run({ command, args, values }) {
         if (values.pii !== "tokenize" && values.pii !== "off")
           throw new CliError(`--pii takes "tokenize" or "off", not "${values.pii}"`);
         body.pii = { mode: values.pii };
+      }
+      if (values.engine !== undefined) {
+        if (values.engine !== "quickjs" && values.engine !== "isolate")
+          throw new CliError(`--engine takes "quickjs" or "isolate", not "${values.engine}"`);
+        body.engine = values.engine;
       }
       const { status, data } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
       // Globs that match no tool (a typo leaves the tool allowed): saved, but said on stderr.
