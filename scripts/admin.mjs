@@ -75,7 +75,10 @@ const OPTIONS = {
 /** Which options each command takes (besides --url, --token, --json, --help). */
 const COMMANDS = {
   "teams list": { args: [], options: [] },
-  "teams create": { args: ["team"], options: ["servers", "allow", "deny", "limits", "pii", "approvals", "engine"] },
+  "teams create": {
+    args: ["team"],
+    options: ["servers", "allow", "deny", "limits", "pii", "approvals", "engine"],
+  },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
   "keys create": { args: ["team"], options: ["name"] },

@@ -1,5 +1,3 @@
-import { SESSION_LIMITS } from "./caps";
-
 /**
  * The execution engines (contract "Execution engines and cost"): `quickjs` runs each execution's code
  * as data in a fresh QuickJS wasm instance inside a warm Dynamic Worker of the team's pool;
@@ -36,7 +34,6 @@ export const ENGINE_LIMITS = {
   reportGraceMs: 2_000,
   /** A URL the sandbox's URL class parses. */
   maxUrlChars: 65_536,
-  maxFileBytes: SESSION_LIMITS.maxFileBytes,
   /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
   maxCallBuffers: 16,
 } as const;
@@ -84,6 +81,6 @@ export interface EngineRun {
   memoryBytes: number;
   /** the longest report text the gateway accepts (reportCharCap) */
   reportCap: number;
-  /** JSON text of one bridge call's arguments (tool arguments, a workspace file in base64) */
+  /** JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside it */
   maxCallChars: number;
 }

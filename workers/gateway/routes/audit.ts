@@ -1,34 +1,33 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { auditLogOf, auditNamespace } from "../audit";
 import { parseAuditQuery } from "../audit/query";
 import { flushAudit } from "../audit/record";
 import type { AppEnv } from "../env";
 import { HttpError } from "../http/errors";
 
-/** GET /v1/audit?since=&until=&tool=&limit= — the caller's team's audit entries, newest first. */
+/** The caller's team's audit log and the query string read as an audit query; unsent entries flushed first. */
+async function teamAudit(c: Context<AppEnv>) {
+  const parsed = parseAuditQuery(c.req.query());
+  if (!parsed.ok) throw new HttpError(400, "invalid_request", `Invalid query: ${parsed.problems.join("; ")}`);
+  const { env, team } = c.get("context");
+  const ns = auditNamespace(env);
+  if (!ns)
+    throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
+  // This isolate's unsent entries first, so a caller sees its own executions that ran through it.
+  await flushAudit(env, team);
+  return { log: auditLogOf(ns, team), query: parsed.query };
+}
+
+/**
+ * GET /v1/audit?since=&until=&tool=&limit= — the caller's team's audit entries, newest first;
+ * GET /v1/audit/usage?since=&until= — its executions and the Dynamic Workers they used (docs/cost.md).
+ */
 export const auditRoutes = new Hono<AppEnv>()
   .get("/usage", async (c) => {
-    const parsed = parseAuditQuery(c.req.query());
-    if (!parsed.ok)
-      throw new HttpError(400, "invalid_request", `Invalid query: ${parsed.problems.join("; ")}`);
-    const { env, team } = c.get("context");
-    const ns = auditNamespace(env);
-    if (!ns)
-      throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
-    await flushAudit(env, team);
-    const { since = 0, until = Date.now() } = parsed.query;
-    return c.json(await auditLogOf(ns, team).sandboxUsage(since, until));
+    const { log, query } = await teamAudit(c);
+    return c.json(await log.sandboxUsage(query.since ?? 0, query.until ?? Date.now()));
   })
   .get("/", async (c) => {
-    const parsed = parseAuditQuery(c.req.query());
-    if (!parsed.ok)
-      throw new HttpError(400, "invalid_request", `Invalid query: ${parsed.problems.join("; ")}`);
-    const { env, team } = c.get("context");
-    const ns = auditNamespace(env);
-    if (!ns)
-      throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
-    // This isolate's unsent entries first, so a caller sees its own executions that ran through it.
-    await flushAudit(env, team);
-    const entries = await auditLogOf(ns, team).query(parsed.query);
-    return c.json({ entries });
+    const { log, query } = await teamAudit(c);
+    return c.json({ entries: await log.query(query) });
   });

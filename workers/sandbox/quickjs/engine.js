@@ -64,11 +64,6 @@ export default class WarmSandbox extends WorkerEntrypoint {
       release();
     }
   }
-
-  /** Executions running here now, and how many fit at once (bench and tests). */
-  load() {
-    return { inFlight, waiting: waiting.length };
-  }
 }
 
 /**

@@ -106,19 +106,8 @@
       this.#parse(text);
     }
   }
-  const URL_PARTS = [
-    "href",
-    "protocol",
-    "username",
-    "password",
-    "host",
-    "hostname",
-    "port",
-    "pathname",
-    "search",
-    "hash",
-    "origin",
-  ];
+  // The part names are the host's (engine.js urlParts): read from one parse, not kept here too.
+  const URL_PARTS = Object.keys(parse(host.parseUrl("https://example.invalid/", undefined)));
   /** each URL's parts (JSON from the host) and its searchParams, kept out of agent code's reach */
   const urls = new WeakMap();
   const urlOf = (url) => {
