@@ -70,7 +70,7 @@ export const BRIDGE_METHODS = [
   "log",
 ] as const;
 
-/** Gateway → warm worker: one execution (workers/sandbox/quickjs/engine.js `run`). */
+/** Gateway → warm worker: one execution (workers/sandbox/quickjs/engine.js `run`, then interpreter.js and execution.js). */
 export interface EngineRun {
   /** the runtime's modules and the agent's compiled module (workers/sandbox/parts.ts) */
   modules: Record<string, string>;

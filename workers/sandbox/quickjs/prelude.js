@@ -1,4 +1,4 @@
-// Runs inside each fresh QuickJS context before any other code (the `quickjs` engine, engine.js).
+// Runs inside each fresh QuickJS context before any other code (the `quickjs` engine, interpreter.js).
 // QuickJS has the language (Object, Array, JSON, Math, Date, Map/Set, typed arrays, BigInt, Promise,
 // RegExp, Proxy, Reflect) but none of the web platform; this gives agent code what the `isolate`
 // engine gives it: console, timers, TextEncoder/TextDecoder, atob/btoa, crypto, structuredClone,

@@ -1,7 +1,7 @@
 // One execution of agent code, for both engines: the `isolate` engine's main module (runtime.js)
 // calls it with the agent's module and the parts it was loaded with; the `quickjs` engine evaluates
 // this module in an interpreter before an execution takes it, then calls it with that execution's
-// modules (workers/sandbox/quickjs/engine.js). It captures console output, arms the guard, races the
+// modules (workers/sandbox/quickjs/interpreter.js, execution.js). It captures console output, arms the guard, races the
 // code against the wall-clock limit and returns one JSON text (IsolateReport in
 // shared/contract/sandbox.ts); it never throws. The only way out is the bridge argument, which the
 // gateway counts and checks call by call.

@@ -106,7 +106,7 @@
       this.#parse(text);
     }
   }
-  // The part names are the host's (engine.js urlParts): read from one parse, not kept here too.
+  // The part names are the host's (host-functions.js urlParts): read from one parse, not kept here too.
   const URL_PARTS = Object.keys(parse(host.parseUrl("https://example.invalid/", undefined)));
   /** each URL's parts (JSON from the host) and its searchParams, kept out of agent code's reach */
   const urls = new WeakMap();

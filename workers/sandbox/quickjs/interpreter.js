@@ -1,0 +1,145 @@
+// Interpreters, made before an execution asks for one, and an execution's start in one.
+import variantBase from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import { ENGINE_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import { Execution, MAIN } from "./execution.js";
+import { HOST_FUNCTIONS } from "./host-functions.js";
+import wasmModule from "./quickjs.wasm";
+import { errorMessage } from "./reports.js";
+
+/* global PRELUDE_SOURCE, RUN_CODE_SOURCE */
+/** prelude.js, minified, inlined at build time (scripts/build-quickjs.mjs) */
+const PRELUDE = PRELUDE_SOURCE;
+/** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
+const RUN_CODE = RUN_CODE_SOURCE;
+
+const variant = newVariant(variantBase, { wasmModule });
+
+/** @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun */
+
+/**
+ * An interpreter made before an execution asks for one: a fresh wasm instance of QuickJS, its
+ * runtime and context, and the prelude run in it (the parts of an execution's start that do not
+ * depend on the execution, ~2/3 of its CPU). It holds nothing of any execution until one takes it,
+ * and serves only that one. The next is made once an execution has its own, off its path.
+ */
+class Interpreter {
+  static async make() {
+    const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+    const runtime = quickjs.newRuntime();
+    runtime.setMaxStackSize(LIMITS.stackBytes);
+    const vm = runtime.newContext();
+    const it = new Interpreter(runtime, vm);
+    const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
+    const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
+    const made = vm.unwrapResult(
+      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods),
+    );
+    it.bridge = vm.getProp(made, "bridge");
+    it.begin = vm.getProp(made, "begin");
+    const runCode = vm.unwrapResult(vm.evalCode(RUN_CODE, "run-code.js", { type: "module" }));
+    it.runAgentCode = vm.getProp(runCode, "runAgentCode");
+    it.stopExecution = vm.getProp(runCode, "stopExecution");
+    return it;
+  }
+
+  /**
+   * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
+   * @param {import("quickjs-emscripten-core").QuickJSContext} vm
+   */
+  constructor(runtime, vm) {
+    this.runtime = runtime;
+    this.vm = vm;
+    /** marks byte arrays in bridge JSON (prelude.js); agent code never sees it */
+    this.tag = `\ue000b${crypto.randomUUID()}:`;
+    /** @type {Execution | undefined} the one execution this interpreter serves, once taken */
+    this.exec = undefined;
+    /** `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare) */
+    this.fuel = { used: 0, limit: Number.POSITIVE_INFINITY, out: false, deadline: Number.POSITIVE_INFINITY };
+    const fuel = this.fuel;
+    runtime.setInterruptHandler(() => {
+      if (++fuel.used <= fuel.limit && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
+      fuel.out = true;
+      return true;
+    });
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.bridge = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.begin = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} run-code.js's exports */
+    this.runAgentCode = undefined;
+    /** @type {import("quickjs-emscripten-core").QuickJSHandle | undefined} */
+    this.stopExecution = undefined;
+  }
+
+  /** The functions prelude.js gets as `host`: each serves the execution that took this interpreter. */
+  hostObject() {
+    const { vm } = this;
+    const host = vm.newObject();
+    for (const [name, impl] of Object.entries(HOST_FUNCTIONS)) {
+      const f = vm.newFunction(name, (...args) => {
+        try {
+          if (!this.exec) throw new Error("no execution has this interpreter");
+          return impl(this.exec, ...args);
+        } catch (err) {
+          return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
+        }
+      });
+      vm.setProp(host, name, f);
+    }
+    return host;
+  }
+}
+
+/** @type {Promise<Interpreter> | undefined} */
+let spare;
+
+/** The prepared interpreter, or a new one; either way a fresh one is prepared after. */
+async function takeInterpreter() {
+  const taken = spare ?? Interpreter.make();
+  spare = undefined;
+  try {
+    return await taken;
+  } finally {
+    setTimeout(prepareSpare, 0);
+  }
+}
+
+function prepareSpare() {
+  if (spare) return;
+  const made = Interpreter.make();
+  spare = made;
+  made.catch(() => {
+    if (spare === made) spare = undefined;
+  });
+}
+
+/**
+ * @param {EngineRun} run
+ * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @returns {Promise<string>}
+ */
+export async function execute(run, bridge) {
+  const it = await takeInterpreter();
+  it.runtime.setMemoryLimit(run.memoryBytes);
+  it.fuel.limit = run.fuel;
+  it.fuel.deadline = Date.now() + run.options.timeoutMs;
+  const modules = { ...run.modules, "main.js": MAIN };
+  let linking = true;
+  it.runtime.setModuleLoader(
+    (name) =>
+      linking && Object.hasOwn(modules, name) ? modules[name] : { error: new Error(`No module ${name}`) },
+    (_base, requested) => (requested.startsWith("./") ? requested.slice(2) : requested),
+  );
+  const exec = new Execution(it, bridge, run);
+  it.exec = exec;
+  try {
+    return await exec.start(() => {
+      linking = false;
+    });
+  } finally {
+    exec.close();
+    // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
+    // which also frees what a stopped execution left (disposing would assert on its live objects).
+  }
+}
