@@ -15,7 +15,7 @@ export const ENGINE_LIMITS = {
    * loop with a body (dev machine, docs/bench-log.md), so a budget buys between 0.5 and 1.5 times its
    * length in CPU time. Time spent inside one native call (a big JSON.stringify) moves no fuel: the
    * handler also stops at the wall-clock limit where the clock moves (local workerd), and on
-   * Cloudflare EXEC_CPU_MS ends the warm worker.
+   * Cloudflare EXEC_CPU_MS (limits.cpuMs, per invocation) ends it.
    */
   fuelPerSecond: 3_000,
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
