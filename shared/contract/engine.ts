@@ -81,6 +81,10 @@ export interface EngineRun {
   memoryBytes: number;
   /** the longest report text the gateway accepts (reportCharCap) */
   reportCap: number;
-  /** JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside it */
+  /**
+   * JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside
+   * it. run-sandbox.ts still sizes it for a workspace file in base64, as bytes first crossed: looser
+   * than needed, left as it was.
+   */
   maxCallChars: number;
 }

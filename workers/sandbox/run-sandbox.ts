@@ -122,20 +122,23 @@ function withWhole(
   return wholeJson !== undefined && bridge ? keepWholeResult(outcome, wholeJson, bridge) : outcome;
 }
 
-/** A fresh Dynamic Worker of `code` for this one execution (`load()`: one Dynamic Worker per execution). */
-function freshWorker(
-  loader: WorkerLoader,
-  code: { mainModule: string; modules: Record<string, WorkerLoaderModule | string> },
-  request: SandboxRequest,
-): WorkerStub {
-  return loader.load({
+type SandboxCode = { mainModule: string; modules: Record<string, WorkerLoaderModule | string> };
+
+/** What every sandbox Dynamic Worker is: `code`, no env, no network, the execution's CPU limit. */
+function workerCode(code: SandboxCode, request: SandboxRequest): WorkerLoaderWorkerCode {
+  return {
     compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
     mainModule: code.mainModule,
     modules: code.modules,
     env: {},
     globalOutbound: null,
     limits: { cpuMs: request.cpuMs },
-  });
+  };
+}
+
+/** A fresh Dynamic Worker of `code` for this one execution (`load()`: one Dynamic Worker per execution). */
+function freshWorker(loader: WorkerLoader, code: SandboxCode, request: SandboxRequest): WorkerStub {
+  return loader.load(workerCode(code, request));
 }
 
 /**
@@ -143,14 +146,7 @@ function freshWorker(
  * code is the engine's and never changes under one id; the execution's code goes to it as data.
  */
 function warmWorker(loader: WorkerLoader, id: string, request: SandboxRequest): WorkerStub {
-  return loader.get(id, () => ({
-    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
-    mainModule: QUICKJS_MAIN,
-    modules: QUICKJS_MODULES,
-    env: {},
-    globalOutbound: null,
-    limits: { cpuMs: request.cpuMs },
-  }));
+  return loader.get(id, () => workerCode({ mainModule: QUICKJS_MAIN, modules: QUICKJS_MODULES }, request));
 }
 
 /** What the warm worker needs for one execution: the modules as data and the interpreter's bounds. */

@@ -44,7 +44,6 @@ export class Execution {
     this.closed = false;
     /** @type {((error: { name: string, message: string }) => void) | undefined} */
     this.hardStop = undefined;
-    this.stopHandle = undefined;
   }
 
   /** @param {() => void} linked called once the modules are linked (no module loads after) */
@@ -55,7 +54,6 @@ export class Execution {
     const evaluated = this.check(vm.evalCode(MAIN, "main.js", { type: "module" }));
     const exports = await this.settleNow(evaluated);
     linked();
-    this.stopHandle = it.stopExecution;
     const options = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(run.options)})`));
     const promise = this.check(
       vm.callFunction(
@@ -126,11 +124,8 @@ export class Execution {
   afterJobs() {
     if (this.closed) return;
     for (;;) {
-      const result = this.runtime.executePendingJobs();
-      if (result.error) {
-        const failure = describe(this.vm, result.error);
-        if (!this.fuel.out && failure.message !== "interrupted") continue;
-      }
+      // A job's error (one the code threw, or the interrupt) ends only that job: what counts is the fuel.
+      this.runtime.executePendingJobs();
       if (this.fuel.out) {
         if (this.stopped) {
           this.hardStop?.(this.cpuError());
@@ -152,11 +147,10 @@ export class Execution {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.pending.clear();
-    const { vm } = this;
-    if (!this.stopHandle) return;
-    const error = this.cpuError();
-    const arg = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(error)})`));
-    vm.callFunction(this.stopHandle, vm.undefined, arg);
+    const { vm, it } = this;
+    if (!it.stopExecution) return;
+    const arg = vm.unwrapResult(vm.evalCode(`(${JSON.stringify(this.cpuError())})`));
+    vm.callFunction(it.stopExecution, vm.undefined, arg);
   }
 
   cpuError() {
@@ -191,21 +185,20 @@ export class Execution {
 
   /** @param {number} ms */
   sleep(ms) {
-    const { vm } = this;
-    const deferred = vm.newPromise();
-    const token = {};
-    this.pending.add(token);
+    /** @type {(value: undefined) => void} */
+    let wake = () => {};
+    const elapsed = new Promise((resolve) => {
+      wake = resolve;
+    });
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);
-        if (this.closed || !this.pending.delete(token)) return;
-        deferred.resolve(vm.undefined);
-        this.afterJobs();
+        wake(undefined);
       },
       Math.max(0, Math.min(ms || 0, 2 ** 31 - 1)),
     );
     this.timers.add(timer);
-    return deferred.handle;
+    return this.later(elapsed, () => this.vm.undefined);
   }
 
   /**
@@ -218,29 +211,17 @@ export class Execution {
     const { vm } = this;
     if (!this.bridge || !(METHODS.includes(method) || method === "fetch"))
       throw new Error(`no bridge method ${method}`);
-    const deferred = vm.newPromise();
-    const token = {};
-    this.pending.add(token);
-    const settle = (ok, value) => {
-      if (this.closed || !this.pending.delete(token)) return;
-      if (ok) {
-        const answer = vm.newArray();
-        vm.setProp(answer, 0, vm.newString(value.text));
-        value.buffers.forEach((b, i) => {
-          vm.setProp(answer, i + 1, vm.newArrayBuffer(b));
-        });
-        deferred.resolve(answer);
-      } else deferred.reject(vm.newError({ name: "Error", message: value }));
-      this.afterJobs();
-    };
     const args = JSON.parse(argsText, (_k, v) =>
       typeof v === "string" && v.startsWith(this.tag) ? buffers[Number(v.slice(this.tag.length))] : v,
     );
-    this.invoke(method, Array.isArray(args) ? args : []).then(
-      (answer) => settle(true, answer),
-      (err) => settle(false, errorMessage(err)),
-    );
-    return deferred.handle;
+    return this.later(this.invoke(method, Array.isArray(args) ? args : []), (answer) => {
+      const handle = vm.newArray();
+      vm.setProp(handle, 0, vm.newString(answer.text));
+      answer.buffers.forEach((b, i) => {
+        vm.setProp(handle, i + 1, vm.newArrayBuffer(b));
+      });
+      return handle;
+    });
   }
 
   /** @param {string} method @param {unknown[]} args @returns {Promise<{ text: string, buffers: ArrayBuffer[] }>} */

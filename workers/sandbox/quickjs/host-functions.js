@@ -24,6 +24,16 @@ function buffer(vm, handle, max, what) {
   return copy;
 }
 
+/** The host's atob/btoa over a string from the VM; null (the prelude throws) when it refuses the text. */
+function latin1(exec, text, convert) {
+  const input = str(exec.vm, text, exec.run.memoryBytes, "text");
+  try {
+    return exec.vm.newString(convert(input));
+  } catch {
+    return exec.vm.null;
+  }
+}
+
 /**
  * What prelude.js (and its polyfill groups) may ask the host, as `host.<name>(…)`. Each reads from
  * the VM only what it has bounded: strings and buffers up to the interpreter's memory limit, bridge
@@ -63,22 +73,8 @@ export const HOST_FUNCTIONS = {
       throw err;
     }
   },
-  btoa: (exec, text) => {
-    const input = str(exec.vm, text, exec.run.memoryBytes, "text");
-    try {
-      return exec.vm.newString(btoa(input));
-    } catch {
-      return exec.vm.null;
-    }
-  },
-  atob: (exec, text) => {
-    const input = str(exec.vm, text, exec.run.memoryBytes, "text");
-    try {
-      return exec.vm.newString(atob(input));
-    } catch {
-      return exec.vm.null;
-    }
-  },
+  btoa: (exec, text) => latin1(exec, text, btoa),
+  atob: (exec, text) => latin1(exec, text, atob),
   random: (exec, n) =>
     exec.vm.newArrayBuffer(
       crypto.getRandomValues(new Uint8Array(Math.min(exec.vm.getNumber(n), 65_536))).buffer,

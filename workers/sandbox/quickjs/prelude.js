@@ -25,6 +25,17 @@
   const AB = ArrayBuffer;
   const isView = ArrayBuffer.isView;
   const toBytes = (buffer) => new U8(buffer);
+  /** An ArrayBuffer or a view as a Uint8Array over the same bytes (polyfill groups get it too). */
+  const bytesOf = (input, what) => {
+    if (input instanceof AB) return new U8(input);
+    if (isView(input)) return new U8(input.buffer, input.byteOffset, input.byteLength);
+    throw new TypeError(`${what}: expected an ArrayBuffer or a typed array`);
+  };
+  /** The ArrayBuffer holding exactly these bytes: the view's own when it spans it, else a copy. */
+  const bufferOf = (bytes) =>
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer
+      : bytes.slice().buffer;
 
   // The original eval, kept in this closure for the polyfill groups (sources from the host only).
   const evalSource = G.eval;
@@ -162,7 +173,7 @@
   };
   for (const [group, names] of Object.entries(GROUPS)) {
     const load = () => {
-      const made = evalSource(host.polyfill(group))(host, G);
+      const made = evalSource(host.polyfill(group))(host, G, bytesOf);
       for (const name of names) define(G, name, made[name]);
     };
     for (const name of names)
@@ -229,15 +240,7 @@
     subtle[name] = unsupported(name);
   subtle.digest = async (algorithm, data) => {
     const name = typeof algorithm === "string" ? algorithm : algorithm?.name;
-    if (!(data instanceof AB) && !isView(data))
-      throw new TypeError("crypto.subtle.digest: expected an ArrayBuffer or a typed array");
-    const bytes = data instanceof AB ? new U8(data) : new U8(data.buffer, data.byteOffset, data.byteLength);
-    return host.digest(
-      String(name),
-      bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-        ? bytes.buffer
-        : bytes.slice().buffer,
-    );
+    return host.digest(String(name), bufferOf(bytesOf(data, "crypto.subtle.digest")));
   };
   define(G, "crypto", { getRandomValues, randomUUID: () => host.uuid(), subtle });
 
@@ -252,15 +255,7 @@
     const buffers = [];
     const text = stringify(args, (_key, value) => {
       if (!(value instanceof AB) && !isView(value)) return value;
-      const whole =
-        value instanceof AB || (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength);
-      buffers.push(
-        value instanceof AB
-          ? value
-          : whole
-            ? value.buffer
-            : value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength),
-      );
+      buffers.push(bufferOf(bytesOf(value, "bridge")));
       return tag + (buffers.length - 1);
     });
     return host.call(method, text, buffers).then(([answer, ...got]) =>

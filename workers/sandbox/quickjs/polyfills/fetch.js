@@ -1,19 +1,12 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host` and the global object; returns the globals it defines.
+// `host`, the global object and its `bytesOf`; returns the globals it defines.
 // Headers, Request and Response (the fetch() that reaches the network is network.js's, over the bridge).
-(_host, G) => {
+(_host, G, bytesOf) => {
   const U8 = Uint8Array;
-  const AB = ArrayBuffer;
-  const isView = ArrayBuffer.isView;
   const apply = Reflect.apply;
   const parse = JSON.parse;
   const stringify = JSON.stringify;
-  const bytesOf = (input, what) => {
-    if (input instanceof AB) return new U8(input);
-    if (isView(input)) return new U8(input.buffer, input.byteOffset, input.byteLength);
-    throw new TypeError(`${what}: expected an ArrayBuffer or a typed array`);
-  };
   // --- Headers, Request, Response, and fetch -----------------------------------------------------
   class Headers {
     #map = new Map();

@@ -1,16 +1,9 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host` and the global object; returns the globals it defines.
+// `host`, the global object and its `bytesOf`; returns the globals it defines.
 // TextEncoder and TextDecoder (UTF-8 by the host).
-(host, _G) => {
+(host, _G, bytesOf) => {
   const U8 = Uint8Array;
-  const AB = ArrayBuffer;
-  const isView = ArrayBuffer.isView;
-  const bytesOf = (input, what) => {
-    if (input instanceof AB) return new U8(input);
-    if (isView(input)) return new U8(input.buffer, input.byteOffset, input.byteLength);
-    throw new TypeError(`${what}: expected an ArrayBuffer or a typed array`);
-  };
   class TextEncoder {
     get encoding() {
       return "utf-8";

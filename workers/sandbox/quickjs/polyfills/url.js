@@ -1,6 +1,6 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host` and the global object; returns the globals it defines.
+// `host`, the global object and its `bytesOf`; returns the globals it defines.
 // URL and URLSearchParams (parsing by the host's WHATWG URL).
 (host, _G) => {
   const apply = Reflect.apply;
