@@ -33,9 +33,11 @@ const COPIES = [
   ["pyodide-lock.json", "pyodide-lock.json.txt", "text"],
 ];
 
-export function buildPython() {
+/** @param {Record<string, string>} runtimeModules the TypeScript runtime's bundles (some are loaded beside Python) */
+export function buildPython(runtimeModules) {
   const sources = readdirSync(SRC).sort();
   const hash = createHash("sha256");
+  for (const [name, text] of Object.entries(runtimeModules).sort()) hash.update(name).update(text);
   hash.update(readFileSync(join(PYODIDE, "package.json")));
   hash.update(readFileSync(fileURLToPath(import.meta.url)));
   for (const f of sources) hash.update(f).update(readFileSync(join(SRC, f)));
@@ -52,7 +54,7 @@ export function buildPython() {
   for (const p of precompiled.values())
     writeFileSync(join(OUT, "precompiled", `${p.name}.wasm.bin`), p.bytes);
   writeFileSync(join(OUT, "precompiled.js.txt"), registry(precompiled));
-  writeFileSync(join(OUT, "manifest.mjs"), manifest(sources, precompiled));
+  writeFileSync(join(OUT, "manifest.mjs"), manifest(sources, precompiled, stamp));
   writeFileSync(join(OUT, "manifest.d.mts"), MANIFEST_TYPES);
   writeFileSync(STAMP, stamp);
 }
@@ -118,7 +120,7 @@ function registry(precompiled) {
   ].join("\n");
 }
 
-function manifest(sources, precompiled) {
+function manifest(sources, precompiled, stamp) {
   const mods = [];
   for (const [from, to, kind] of COPIES) mods.push([from, to, kind]);
   for (const f of sources) mods.push([f, `${f}.txt`, f.endsWith(".py") ? "text" : "js"]);
@@ -132,12 +134,17 @@ function manifest(sources, precompiled) {
     ...mods.map(([name, , kind], i) => `  ${JSON.stringify(name)}: { ${kind}: a${i} },`),
     "};",
     `export const PYODIDE_VERSION = ${JSON.stringify(JSON.parse(readFileSync(join(PYODIDE, "package.json"), "utf8")).version)};`,
+    "/** Names the warm Python worker's code (pyodide, this runtime, the TypeScript runtime's bundles) in its ids. */",
+    `export const PYTHON_VERSION = "py-${stamp.slice(0, 10)}";`,
     "",
   ].join("\n");
 }
 
 const MANIFEST_TYPES = `export declare const PYTHON_MODULES: Record<string, WorkerLoaderModule>;
 export declare const PYODIDE_VERSION: string;
+export declare const PYTHON_VERSION: string;
 `;
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) buildPython();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  throw new Error("build-python: run scripts/build-sandbox.mjs, which passes the runtime's bundles");
+}

@@ -71,6 +71,6 @@ await buildQuickjs(modules["run-code.js"]);
 
 // The Python isolate's assets (pyodide), when their inputs changed.
 const { buildPython } = await import("./build-python.mjs");
-buildPython();
+buildPython(modules);
 
 hintIfPlainWranglerDev();

@@ -19,7 +19,7 @@ const SUITES = [
   { name: "e2e", script: "test:e2e", dir: "test/e2e", suffix: ".e2e.test.ts", log: "e2e-stack.log" },
   // The files whose executions depend on the engine, against the other one (SANDBOX_ENGINE=isolate:
   // a fresh Dynamic Worker per execution). Left out, as the same on both: admin, teams, federation,
-  // discovery, conformance, bindings, the skills CLI, and Python (a fresh isolate on either engine).
+  // discovery, conformance, bindings and the skills CLI.
   {
     name: "e2e-isolate",
     script: "test:e2e",
@@ -36,6 +36,7 @@ const SUITES = [
       "live-execution",
       "mcp",
       "privacy",
+      "python",
       "sandbox-boundary",
       "sessions",
       "skills",

@@ -36,6 +36,12 @@ export const ENGINE_LIMITS = {
   maxUrlChars: 65_536,
   /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
   maxCallBuffers: 16,
+  /**
+   * A Python execution's CPython linear memory in a warm worker (its memory cannot grow past it:
+   * MemoryError). The restored snapshot takes 20 MB of it; the worker holds the snapshot, one
+   * running instance and one restored ahead, within its 128 MB.
+   */
+  pythonMemoryBytes: 64 * 1024 * 1024,
 } as const;
 
 /**

@@ -37,6 +37,63 @@ describe(`one execution's changes never reach the next (${engine} engine)`, () =
   });
 });
 
+// Python: CPython's builtins and modules, and the JS realm Python reaches through `js` and
+// `pyodide_js` (shared by the instances of a warm worker on quickjs, frozen there: nothing is written).
+const PY_TAMPER = `import builtins, js, pyodide_js, json
+builtins.leaked = 1
+json.loads = lambda s: "patched"
+js.leaked = 1
+written = []
+for label, write in [
+    ("Object.prototype", lambda: setattr(js.Object.prototype, "polluted", 1)),
+    ("Array.prototype.map", lambda: setattr(js.Array.prototype, "map", None)),
+    ("Math", lambda: setattr(js.Math, "leaked", 1)),
+    ("pyodide runtimeEnv", lambda: setattr(pyodide_js._api.runtimeEnv, "leaked", 1)),
+    ("Function", lambda: setattr(js.setTimeout.constructor, "leaked", 1)),
+]:
+    try:
+        write()
+        written.append(label)
+    except Exception:
+        pass
+"tampered"`;
+const PY_PROBE = `import builtins, js, json, pyodide_js
+[hasattr(builtins, "leaked"), json.loads("[2]"), getattr(js, "leaked", None),
+ getattr(js.Object.prototype, "polluted", None), getattr(js.Math, "leaked", None),
+ getattr(pyodide_js._api.runtimeEnv, "leaked", None), getattr(js.setTimeout.constructor, "leaked", None),
+ js.JSON.parse("[3]")[0]]`;
+const PY_CLEAN = [false, [2], null, null, null, null, null, 3];
+
+describe(`one Python execution's changes never reach the next (${engine} engine)`, () => {
+  it("same team and another team: builtins, modules and the JS realm are fresh or untouched", async () => {
+    const a = await teamWithKey(`e2e-pyiso-a-${engine}`, { engine });
+    const b = await teamWithKey(`e2e-pyiso-b-${engine}`, { engine });
+    const tamper = await restExecute({ code: PY_TAMPER, language: "python" }, a);
+    expect(tamper.body.result).toBe("tampered");
+    for (const auth of [a, a, b]) {
+      const r = await restExecute({ code: PY_PROBE, language: "python" }, auth);
+      expect(r.body.result).toEqual(PY_CLEAN);
+    }
+  }, 60_000);
+});
+
+describe.runIf(engine === "quickjs")("the quickjs engine's warm Python worker", () => {
+  it("ends a memory bomb with MemoryError at the execution's limit; an execution beside it finishes", async () => {
+    const auth = await teamWithKey("e2e-pyredteam", { engine: "quickjs" });
+    await restExecute({ code: "1", language: "python" }, auth); // the worker's first execution boots CPython
+    const [bomb, beside] = await Promise.all([
+      restExecute({ code: "a = []\nwhile True:\n    a.append(bytearray(10**6))", language: "python" }, auth),
+      new Promise((r) => setTimeout(r, 200)).then(() =>
+        restExecute({ code: "'beside'", language: "python" }, auth),
+      ),
+    ]);
+    expect(bomb.body.error?.name).toBe("MemoryError");
+    expect(bomb.body.error?.message).toContain("64 MB");
+    expect(beside.body.result).toBe("beside");
+    expect((await restExecute({ code: "sum(range(10))", language: "python" }, auth)).body.result).toBe(45);
+  }, 60_000);
+});
+
 describe.runIf(engine === "quickjs")(
   "the quickjs engine bounds hostile code without stalling its host",
   () => {

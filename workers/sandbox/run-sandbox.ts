@@ -1,5 +1,5 @@
 import { SESSION_LIMITS } from "../../shared/contract/caps";
-import { cpuBudgetError, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { cpuBudgetError, ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
   failedOutcome,
@@ -15,7 +15,14 @@ import { disposeQuietly } from "../../shared/dispose";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
 import { outcomeOf, ReportNotJson } from "./output";
 import { runtimeModules, usesBridge } from "./parts";
-import { callPython, PYTHON_MAIN, pythonModules } from "./python/python-isolate";
+import {
+  callPython,
+  callPythonWarm,
+  PYTHON_MAIN,
+  PYTHON_WARM_MAIN,
+  PYTHON_WARM_MODULES,
+  pythonModules,
+} from "./python/python-isolate";
 import { QUICKJS_MAIN, QUICKJS_MODULES } from "./quickjs/dist/manifest.mjs";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
@@ -62,20 +69,7 @@ export async function runSandbox(
   try {
     const skills = skillModules(request.skills);
     if (!skills.ok) return failedOutcome(skills.error);
-    if (request.language === "python") {
-      const modules = await pythonModules(loader, skills.modules);
-      const report = await callWorker(
-        freshWorker(loader, { mainModule: PYTHON_MAIN, modules }, request),
-        request,
-        (ep) => callPython(ep, request, bridge),
-      );
-      const shaped = await withWhole(
-        outcomeOf(report, request.isolate.maxOutputChars, request.isolate.piiSafeCuts),
-        report.wholeJson,
-        bridge,
-      );
-      return report.error ? { ...shaped, error: report.error } : shaped;
-    }
+    if (request.language === "python") return await runPython(loader, request, bridge, skills.modules);
     const language = request.language;
     const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
     if (!compiled.ok) return failedOutcome(compiled.error);
@@ -89,7 +83,7 @@ export async function runSandbox(
     const worker = request.engine === "quickjs" ? request.worker : undefined;
     const report = await timed(clock, "isolate", () =>
       worker
-        ? callWorker(warmWorker(loader, worker.id, request), request, (ep) =>
+        ? callWorker(warmWorker(loader, worker.id, QUICKJS_CODE, request), request, (ep) =>
             (ep as WarmEntrypoint).run(engineRun(request, modules, worker.memoryBytes), given),
           )
         : callWorker(freshWorker(loader, { mainModule: ISOLATE_MAIN, modules }, request), request, (ep) =>
@@ -111,6 +105,40 @@ export async function runSandbox(
   } catch (err) {
     return failedOutcome(hostError(err));
   }
+}
+
+/**
+ * Python: in the team's warm Python worker (quickjs engine), or in a fresh isolate with pyodide's
+ * files, the host's snapshot and the skills the code calls (isolate engine, or code that calls skills).
+ */
+async function runPython(
+  loader: WorkerLoader,
+  request: SandboxRequest,
+  bridge: SandboxBridgeApi | undefined,
+  skills: Record<string, string>,
+): Promise<SandboxOutcome> {
+  const warm = request.engine === "quickjs" && request.skills.length === 0 ? request.worker : undefined;
+  const memoryBytes = ENGINE_LIMITS.pythonMemoryBytes;
+  const report = await callWorker(
+    warm
+      ? warmWorker(loader, warm.id, PYTHON_WARM_CODE, request)
+      : freshWorker(
+          loader,
+          { mainModule: PYTHON_MAIN, modules: await pythonModules(loader, skills) },
+          request,
+        ),
+    request,
+    (ep) => (warm ? callPythonWarm(ep, request, bridge, memoryBytes) : callPython(ep, request, bridge)),
+  );
+  const shaped = await withWhole(
+    outcomeOf(report, request.isolate.maxOutputChars, request.isolate.piiSafeCuts),
+    report.wholeJson,
+    bridge,
+  );
+  if (!report.error) return shaped;
+  if (!warm || report.error.name !== "MemoryError") return { ...shaped, error: report.error };
+  const message = `Python ran out of memory (its limit is ${Math.round(memoryBytes / 1_048_576)} MB, the interpreter included); build smaller values: page through data and keep only the fields you need`;
+  return { ...shaped, error: { ...report.error, message } };
 }
 
 /** The outcome, with the whole result kept in the session's workspace when the isolate sent it. */
@@ -145,9 +173,17 @@ function freshWorker(loader: WorkerLoader, code: SandboxCode, request: SandboxRe
  * The team's warm worker `id` (worker-pool.ts names it): loaded on first use, reused while warm. Its
  * code is the engine's and never changes under one id; the execution's code goes to it as data.
  */
-function warmWorker(loader: WorkerLoader, id: string, request: SandboxRequest): WorkerStub {
-  return loader.get(id, () => workerCode({ mainModule: QUICKJS_MAIN, modules: QUICKJS_MODULES }, request));
+function warmWorker(
+  loader: WorkerLoader,
+  id: string,
+  code: SandboxCode,
+  request: SandboxRequest,
+): WorkerStub {
+  return loader.get(id, () => workerCode(code, request));
 }
+
+const QUICKJS_CODE: SandboxCode = { mainModule: QUICKJS_MAIN, modules: QUICKJS_MODULES };
+const PYTHON_WARM_CODE: SandboxCode = { mainModule: PYTHON_WARM_MAIN, modules: PYTHON_WARM_MODULES };
 
 /** What the warm worker needs for one execution: the modules as data and the interpreter's bounds. */
 function engineRun(request: SandboxRequest, modules: Record<string, string>, memoryBytes: number): EngineRun {

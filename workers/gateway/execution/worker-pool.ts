@@ -1,3 +1,4 @@
+import { PYTHON_VERSION } from "../../sandbox/python/dist/manifest.mjs";
 import { QUICKJS_VERSION } from "../../sandbox/quickjs/dist/manifest.mjs";
 
 /** Executions this gateway isolate has running in each warm worker, by id. */
@@ -10,8 +11,11 @@ export interface PoolSlot {
   release(): void;
 }
 
-export function warmWorkerId(team: string, slot: number): string {
-  return `${team}:${QUICKJS_VERSION}:${slot}`;
+/** Warm workers run one language each: JavaScript in QuickJS, or Python (pyodide). */
+export type PoolLanguage = "javascript" | "python";
+
+export function warmWorkerId(team: string, slot: number, language: PoolLanguage): string {
+  return `${team}:${language === "python" ? PYTHON_VERSION : QUICKJS_VERSION}:${slot}`;
 }
 
 /**
@@ -19,17 +23,17 @@ export function warmWorkerId(team: string, slot: number): string {
  * ties: an idle team uses slot 0 only, so the Dynamic Workers a day creates grow with concurrency,
  * never with the number of executions. A worker queues what does not fit in its memory itself.
  */
-export function takeSlot(team: string, slots: number): PoolSlot {
+export function takeSlot(team: string, slots: number, language: PoolLanguage): PoolSlot {
   let best = 0;
   let fewest = Number.POSITIVE_INFINITY;
   for (let slot = 0; slot < slots && fewest > 0; slot++) {
-    const n = running.get(warmWorkerId(team, slot)) ?? 0;
+    const n = running.get(warmWorkerId(team, slot, language)) ?? 0;
     if (n < fewest) {
       fewest = n;
       best = slot;
     }
   }
-  const id = warmWorkerId(team, best);
+  const id = warmWorkerId(team, best, language);
   running.set(id, (running.get(id) ?? 0) + 1);
   let released = false;
   return {

@@ -106,9 +106,11 @@ async function run(
       signal,
     });
     const { sandbox } = ctx.config;
+    // Python code that calls skills runs in a fresh isolate: skills are modules, a warm worker's code is fixed.
+    const python = input.language === "python";
     const slot =
-      sandbox.engine === "quickjs" && input.language !== "python"
-        ? takeSlot(ctx.team, sandbox.poolSize)
+      sandbox.engine === "quickjs" && !(python && skills.loaded.length > 0)
+        ? takeSlot(ctx.team, sandbox.poolSize, python ? "python" : "javascript")
         : undefined;
     worker = slot?.id ?? "load";
     const ran = await sendToSandbox(

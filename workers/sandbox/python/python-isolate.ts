@@ -5,6 +5,8 @@ import { SKILLS_INDEX_MODULE } from "../skill-modules";
 import { PYTHON_MODULES } from "./dist/manifest.mjs";
 
 export const PYTHON_MAIN = "isolate.js";
+/** The warm Python worker's main module (quickjs engine): runtime/warm.js. */
+export const PYTHON_WARM_MAIN = "warm.js";
 /** The TypeScript runtime's modules that run skills (TypeScript) called from Python. */
 const JS_RUNTIME = Object.fromEntries(
   ["bridge-io.js", "guard.js", "invoke-skills.js", "python-support.js", "session.js", "tools.js"].map(
@@ -12,6 +14,23 @@ const JS_RUNTIME = Object.fromEntries(
   ),
 );
 const SNAPSHOT_TIMEOUT_MS = 60_000;
+
+/** The warm Python worker's code: fixed, so one id names it (worker-pool.ts); it makes its own snapshot. */
+export const PYTHON_WARM_MODULES: Record<string, WorkerLoaderModule | string> = {
+  ...PYTHON_MODULES,
+  ...JS_RUNTIME,
+  [SKILLS_INDEX_MODULE]: "export default {};",
+  "snapshot.js": "export default null;",
+};
+
+interface PythonWarmEntrypoint {
+  run(
+    options: SandboxRequest["isolate"],
+    code: string,
+    bridge: SandboxBridgeApi | undefined,
+    memoryBytes: number,
+  ): Promise<unknown>;
+}
 
 interface PythonEntrypoint {
   runAgentCode(
@@ -61,17 +80,21 @@ export function callPython(
   return (entrypoint as PythonEntrypoint).runAgentCode(request.isolate, request.code, bridge);
 }
 
+export function callPythonWarm(
+  entrypoint: unknown,
+  request: SandboxRequest,
+  bridge: SandboxBridgeApi | undefined,
+  memoryBytes: number,
+) {
+  return (entrypoint as PythonWarmEntrypoint).run(request.isolate, request.code, bridge, memoryBytes);
+}
+
 async function makeSnapshot(loader: WorkerLoader): Promise<ArrayBuffer | null> {
   const started = Date.now();
   const worker = loader.load({
     compatibilityDate: "2026-04-01",
     mainModule: PYTHON_MAIN,
-    modules: {
-      ...PYTHON_MODULES,
-      ...JS_RUNTIME,
-      [SKILLS_INDEX_MODULE]: "export default {};",
-      "snapshot.js": "export default null;",
-    },
+    modules: PYTHON_WARM_MODULES,
     env: {},
     globalOutbound: null,
   });

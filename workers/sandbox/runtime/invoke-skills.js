@@ -56,6 +56,22 @@ function locate(err, skill) {
  * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track pending.js: no call is dropped
  */
 export function installSkills(bridge, loaded, missing, toJson, unwrap, track) {
+  const skills = skillCaller(bridge, loaded, missing, toJson, unwrap, track);
+  const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
+  g.skills = skills.root;
+  return skills.call;
+}
+
+/**
+ * The same without the global: what Python code calls (`call`), and the `skills` object (`root`).
+ * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @param {Record<string, (args: unknown, skills: unknown) => Promise<unknown>>} loaded
+ * @param {string[]} missing
+ * @param {(value: unknown, what: string) => string} toJson
+ * @param {(res: import("../../../shared/contract/sandbox").BridgeResult) => unknown} unwrap
+ * @param {(label: string, call: Promise<unknown>) => Promise<unknown>} track
+ */
+export function skillCaller(bridge, loaded, missing, toJson, unwrap, track) {
   /**
    * @param {string} op
    * @param {unknown} payload
@@ -126,8 +142,9 @@ export function installSkills(bridge, loaded, missing, toJson, unwrap, track) {
       },
     });
 
-  const g = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis));
-  g.skills = scoped([]);
-  return (/** @type {string} */ name, /** @type {unknown} */ args) =>
-    track(`skills.${clip(name, 64)}()`, invoke(name, args, []));
+  return {
+    root: scoped([]),
+    call: (/** @type {string} */ name, /** @type {unknown} */ args) =>
+      track(`skills.${clip(name, 64)}()`, invoke(name, args, [])),
+  };
 }

@@ -1,0 +1,106 @@
+// Starts one CPython interpreter (pyodide) in this isolate: from scratch, to make a memory snapshot, or
+// restored from one. Each call is a new WebAssembly instance of CPython with its own linear memory.
+// Used by isolate.js (one execution per isolate) and warm.js (one instance per execution in a warm
+// worker). Both set up pyodide's environment the same way, once per isolate, when this module loads.
+import { BY_NAME } from "./precompiled.js";
+import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
+import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
+import globalsSource from "./_sandbox_globals.py";
+import guardSource from "./_sandbox_guard.py";
+import jsonSource from "./_sandbox_json.py";
+import driverSource from "./driver.py";
+import pyodideWasm from "./pyodide.asm.wasm";
+import { loadPyodide } from "./pyodide.mjs";
+import lockText from "./pyodide-lock.json";
+import stdlibZip from "./python_stdlib.zip";
+
+const WASM_PAGE = 65_536;
+
+// pyodide fetches the stdlib zip (answered from the data module) and prefetches the wasm (unused).
+const realFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url === `${BASE_URL}python_stdlib.zip`) return new Response(stdlibZip);
+  if (url === `${BASE_URL}pyodide.asm.wasm`) return new Response(null, { status: 404 });
+  return realFetch(input, init);
+};
+
+/** The memory limit of the instance being created (boots run one at a time: `serial`). */
+let memoryCap = 0;
+
+// CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
+// With a memory limit, the instance gets a memory that cannot grow past it (malloc fails: MemoryError).
+const createModule = globalThis._createPyodideModule;
+globalThis._createPyodideModule = (settings) => {
+  settings.instantiateWasm = (imports, receiveInstance) => {
+    imports.sentinel = new WebAssembly.Instance(BY_NAME.sentinel, {}).exports;
+    const instance = new WebAssembly.Instance(pyodideWasm, imports);
+    receiveInstance(instance, pyodideWasm);
+    return instance.exports;
+  };
+  if (memoryCap > 0) {
+    const initial = Math.ceil((settings.INITIAL_MEMORY ?? 20 * 1024 * 1024) / WASM_PAGE);
+    const maximum = Math.max(initial, Math.floor(memoryCap / WASM_PAGE));
+    settings.wasmMemory = new WebAssembly.Memory({ initial, maximum });
+  }
+  return createModule(settings);
+};
+
+let serial = Promise.resolve();
+
+/**
+ * A new interpreter. `snapshot`: restore it (bytes from makeMemorySnapshot); without one, boot from
+ * scratch and import the driver (made to be snapshotted when `makeSnapshot`). `jsglobals`: what
+ * Python's `js` module is (default: this isolate's globalThis). `memoryBytes`: the instance's memory
+ * limit (0: none).
+ * @param {{ snapshot?: Uint8Array | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number }} how
+ */
+export function boot(how) {
+  const booted = serial.then(() => start(how));
+  serial = booted.then(
+    () => undefined,
+    () => undefined,
+  );
+  return booted;
+}
+
+/** @param {{ snapshot?: Uint8Array | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number }} how */
+async function start({ snapshot = null, makeSnapshot = false, jsglobals, memoryBytes = 0 }) {
+  memoryCap = memoryBytes;
+  let py;
+  try {
+    py = await loadPyodide({
+      indexURL: BASE_URL,
+      packageBaseUrl: BASE_URL,
+      lockFileContents: lockText,
+      env: { HOME: "/home/pyodide" },
+      _makeSnapshot: makeSnapshot,
+      ...(jsglobals ? { jsglobals } : {}),
+      ...(snapshot ? { _loadSnapshot: snapshot } : {}),
+    });
+  } finally {
+    memoryCap = 0;
+  }
+  if (snapshot) {
+    // A snapshot made without wasm-GC carries a zero count-args pointer: put the live one back.
+    const M = py._module;
+    const field = M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2];
+    if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
+    py.pyimport("_sandbox").after_restore();
+  } else {
+    // _sandbox imports the other three: all are in sys.modules of a snapshot made from here.
+    py.FS.writeFile("/home/pyodide/_sandbox.py", driverSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_globals.py", globalsSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_guard.py", guardSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_json.py", jsonSource);
+    py.runPython("import _sandbox");
+    py.pyimport("_sandbox").preimport();
+  }
+  return py;
+}
+
+/** A memory snapshot of `py` (booted with makeSnapshot), as bytes another boot() restores. */
+export function snapshotOf(py) {
+  const snap = py.makeMemorySnapshot();
+  return new Uint8Array(snap.buffer.slice(snap.byteOffset, snap.byteOffset + snap.byteLength));
+}

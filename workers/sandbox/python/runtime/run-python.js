@@ -1,0 +1,90 @@
+// One Python execution in an interpreter boot.js made: runs the driver, collects logs, and returns one
+// JSON text shaped like the TypeScript runtime's report (IsolateReport in shared/contract/sandbox.ts).
+// Never throws. Used by isolate.js and warm.js.
+import { toJsonText, unwrap } from "./bridge-io.js";
+import { makeBridgeFunctions } from "./py-bridge.js";
+import { cutOutsidePii, liveLog, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
+
+const LOG_LINES = 10_000;
+/** Characters of JSON a Python result may have before it is cut (RESULT_WALK_CHARS in shared/contract/caps.ts). */
+const RESULT_CHARS = 5_000_000;
+
+/**
+ * @typedef {Awaited<ReturnType<typeof import("./boot.js").boot>>} Pyodide
+ * @typedef {(name: string, args: unknown) => Promise<unknown>} CallSkill
+ * @typedef {(toJson: (value: unknown, what: string) => string, unwrap: (res: import("../../../../shared/contract/sandbox").BridgeResult) => unknown, track: (label: string, call: Promise<unknown>) => Promise<unknown>) => CallSkill} SkillsFor
+ */
+
+/**
+ * @param {import("../../../../shared/contract/sandbox").IsolateOptions} options
+ * @param {string} code
+ * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @param {() => Promise<Pyodide>} start gives the interpreter this execution runs in
+ * @param {SkillsFor} skillsFor sets up the (TypeScript) skills Python code calls
+ * @returns {Promise<string>}
+ */
+export async function runPython(options, code, bridge, start, skillsFor) {
+  const logs = [];
+  let chars = 0;
+  let dropped = 0;
+  const live = options.liveLogs ? liveLog(bridge) : undefined;
+  const log = (/** @type {string} */ level, /** @type {string} */ text) => {
+    if (chars > options.maxOutputChars * 2 || logs.length >= LOG_LINES) {
+      dropped++;
+      return;
+    }
+    const line = `[${level}] ${text}`.slice(0, options.maxOutputChars * 2);
+    chars += line.length;
+    logs.push(line);
+    live?.push(line);
+  };
+  const pending = pendingCalls();
+  /** @type {{ resultJson?: string, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number } }} */
+  let ran;
+  try {
+    const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
+      toJsonText(value, options.maxArgChars, what);
+    const callSkill = skillsFor(toJson, unwrap, pending.track);
+    const py = await start();
+    py.setStdout({ batched: (/** @type {string} */ s) => log("log", s) });
+    py.setStderr({ batched: (/** @type {string} */ s) => log("error", s) });
+    const driver = py.pyimport("_sandbox");
+    const report = await driver.run(
+      code,
+      py.toPy({
+        timeoutMs: options.timeoutMs,
+        maxSteps: options.maxSteps,
+        maxChars: RESULT_CHARS,
+        maxArgChars: options.maxArgChars,
+      }),
+      makeBridgeFunctions(bridge, callSkill),
+      log,
+    );
+    ran = JSON.parse(report);
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
+    const error = /maximum call stack/i.test(message)
+      ? { name: "RecursionError", message: `Python recursion exhausted the stack (${message})` }
+      : { name: "SandboxError", message: `The Python runtime failed: ${message}` };
+    ran = { error };
+  }
+  await live?.flush();
+  const result = ran.resultJson === undefined ? undefined : JSON.parse(ran.resultJson);
+  const shaped = shapeOutput(
+    { result, logs, logsDropped: dropped },
+    Math.max(0, options.maxOutputChars - (ran.error?.stack?.length ?? 0)),
+    options.piiSafeCuts ? cutOutsidePii : undefined,
+  );
+  const warnings = [...(ran.warnings ?? []), ...(await pending.settle(Promise.resolve()))];
+  const keepWhole =
+    shaped.truncation && options.keepWholeResult && ran.resultJson.length <= SESSION_LIMITS.maxFileBytes;
+  return JSON.stringify({
+    ...(shaped.resultJson === undefined ? {} : { resultJson: shaped.resultJson }),
+    ...(keepWhole ? { wholeJson: ran.resultJson } : {}),
+    ...(shaped.truncation ? { truncation: shaped.truncation } : {}),
+    logs: shaped.logs,
+    logsCut: shaped.logsCut,
+    ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
+    ...(ran.error ? { error: ran.error } : {}),
+  });
+}
