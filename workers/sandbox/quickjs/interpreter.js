@@ -94,15 +94,11 @@ class Interpreter {
 /** @type {Promise<Interpreter> | undefined} */
 let spare;
 
-/** The prepared interpreter, or a new one; either way a fresh one is prepared after. */
-async function takeInterpreter() {
+/** The prepared interpreter, or a new one. */
+function takeInterpreter() {
   const taken = spare ?? Interpreter.make();
   spare = undefined;
-  try {
-    return await taken;
-  } finally {
-    setTimeout(prepareSpare, 0);
-  }
+  return taken;
 }
 
 function prepareSpare() {
@@ -141,5 +137,8 @@ export async function execute(run, bridge) {
     exec.close();
     // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
     // which also frees what a stopped execution left (disposing would assert on its live objects).
+    // The next one is prepared after a macrotask, once this report is on its way: preparing takes
+    // the thread for ~8 ms (a wasm instance, the prelude, run-code.js).
+    setTimeout(prepareSpare, 0);
   }
 }
