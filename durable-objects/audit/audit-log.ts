@@ -1,18 +1,40 @@
 import { DurableObject } from "cloudflare:workers";
+import { z } from "zod";
 import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
 import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
+  type AuditCursor,
   AuditEntry,
+  type AuditPage,
   AuditQuery,
+  type AuditUsage,
+  AuditUsageRange,
   RETENTION_DEFAULT_DAYS,
   RETENTION_MAX_DAYS,
 } from "./entry";
+import { aggregateUsage, UsageTables } from "./usage";
 
 const DAY_MS = 86_400_000;
 
-type Row = {
+/**
+ * The `kind` / `status` filters as SQL with the value written in (from these closed lists, never
+ * from input), so that SQLite can prove a filter on a rare value implies `entries_rare`'s condition
+ * and read that partial index; a bound parameter would hide the value from the planner.
+ */
+const KIND_SQL: Record<AuditEntry["kind"], string> = {
+  execute: "kind = 'execute'",
+  tool_call: "kind = 'tool_call'",
+  approval: "kind = 'approval'",
+};
+const STATUS_SQL: Record<AuditEntry["status"], string> = {
+  ok: "status = 'ok'",
+  error: "status = 'error'",
+  cancelled: "status = 'cancelled'",
+};
+
+export type Row = {
   ts: number;
   request_id: string;
   team: string;
@@ -35,12 +57,14 @@ const COLUMNS =
 
 /**
  * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
- * retention are deleted on every append and by a daily alarm, and never returned by `query`.
- * Schema: docs/storage-schema.md.
+ * retention are deleted on every append and by a daily alarm, and never returned by `query`. Each
+ * append also adds to per-hour and per-day aggregates (`usage_*`) in its transaction, which `usage`
+ * reads instead of the entries. Schema: docs/storage-schema.md.
  */
 export class AuditLog extends DurableObject {
   #retention: number | undefined;
   #alarmSet = false;
+  readonly #usage: UsageTables;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -59,9 +83,20 @@ export class AuditLog extends DurableObject {
       sql.exec("ALTER TABLE entries ADD COLUMN decided_by TEXT");
     if (!columns.some((c) => c.name === "worker")) sql.exec("ALTER TABLE entries ADD COLUMN worker TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
+    // The listing's filters on rare values (errors, cancellations, approvals) read this instead of
+    // walking `entries_ts` past every ok tool call; only rows matching its condition are indexed.
+    sql.exec(`CREATE INDEX IF NOT EXISTS entries_rare ON entries (ts)
+      WHERE status = 'error' OR status = 'cancelled' OR kind = 'approval'`);
+    // Aggregates for `usage()`, added after the audit log's first release: an object that had entries
+    // before them fills them once from its retained rows.
+    this.#usage = new UsageTables(sql);
+    if (this.#usage.missing()) ctx.storage.transactionSync(() => this.#usage.create(this.cutoff()));
   }
 
-  /** Writes a batch in one transaction and drops rows past the retention; invalid entries are skipped. */
+  /**
+   * Writes a batch and its aggregates (`usage_*`, entries within the retention only) in one
+   * transaction and drops rows past the retention; invalid entries are skipped.
+   */
   async append(entries: AuditEntry[], retentionDays: number): Promise<{ written: number; skipped: number }> {
     const valid = entries.flatMap((e) => {
       const parsed = AuditEntry.safeParse(e);
@@ -79,6 +114,7 @@ export class AuditLog extends DurableObject {
         );
         this.#retention = days;
       }
+      const cutoff = this.cutoff();
       for (const e of valid) {
         sql.exec(
           `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -99,7 +135,8 @@ export class AuditLog extends DurableObject {
           e.worker ?? null,
         );
       }
-      this.prune();
+      this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
+      this.prune(cutoff);
     });
     if (!this.#alarmSet) {
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
@@ -110,25 +147,63 @@ export class AuditLog extends DurableObject {
 
   /** Newest first; `since`/`until` inclusive; rows past the retention are never returned. */
   async query(input: AuditQuery): Promise<AuditEntry[]> {
-    const q = AuditQuery.parse(input);
+    const q = parseInput(AuditQuery, input, "audit query");
+    return this.#select(q, q.limit ?? AUDIT_QUERY_DEFAULT_LIMIT).map((r) => r.entry);
+  }
+
+  /**
+   * `query`, a page at a time: `next` is the last row's cursor, given only when another row follows
+   * (one more row than `limit` is read); pass it back as `before` for the next page.
+   */
+  async page(input: AuditQuery): Promise<AuditPage> {
+    const q = parseInput(AuditQuery, input, "audit query");
+    const limit = q.limit ?? AUDIT_QUERY_DEFAULT_LIMIT;
+    const rows = this.#select(q, limit + 1);
+    const shown = rows.slice(0, limit);
+    const entries = shown.map((r) => r.entry);
+    const next = rows.length > limit ? shown.at(-1)?.cursor : undefined;
+    return next ? { entries, next } : { entries };
+  }
+
+  /**
+   * Rows matching `q`, newest first (`ts DESC, rowid DESC`), each with its cursor. Reads
+   * `entries_ts` backwards from `until` / `before`, or `entries_rare` when `status` is `error` or
+   * `cancelled` or `kind` is `approval`.
+   */
+  #select(q: AuditQuery, limit: number): Array<{ entry: AuditEntry; cursor: AuditCursor }> {
     const where = ["ts >= ?"];
     const params: Array<string | number> = [Math.max(q.since ?? 0, this.cutoff())];
     if (q.until !== undefined) {
       where.push("ts <= ?");
       params.push(q.until);
     }
+    if (q.before !== undefined) {
+      where.push("ts <= ?", "(ts < ? OR rowid < ?)");
+      params.push(q.before.ts, q.before.ts, q.before.rowid);
+    }
     if (q.tool !== undefined) {
       where.push("tool = ?");
       params.push(q.tool);
     }
-    params.push(q.limit ?? AUDIT_QUERY_DEFAULT_LIMIT);
+    if (q.kind !== undefined) where.push(KIND_SQL[q.kind]);
+    if (q.status !== undefined) where.push(STATUS_SQL[q.status]);
+    params.push(limit);
     const rows = this.ctx.storage.sql
-      .exec<Row>(
-        `SELECT ${COLUMNS} FROM entries WHERE ${where.join(" AND ")} ORDER BY ts DESC, rowid DESC LIMIT ?`,
+      .exec<Row & { rowid: number }>(
+        `SELECT rowid, ${COLUMNS} FROM entries WHERE ${where.join(" AND ")} ORDER BY ts DESC, rowid DESC LIMIT ?`,
         ...params,
       )
       .toArray();
-    return rows.map(toEntry);
+    return rows.map((r) => ({ entry: toEntry(r), cursor: { ts: r.ts, rowid: r.rowid } }));
+  }
+
+  /**
+   * Executions per hour and per UTC day (with duration percentiles) and the most called tools, between
+   * `since` and `until` (ms since epoch, inclusive; `since` is raised to the retention's start), from
+   * the aggregate tables only (usage.ts).
+   */
+  async usage(since: number, until: number): Promise<AuditUsage> {
+    return this.#usage.read(parseInput(AuditUsageRange, { since, until }, "usage range"), this.cutoff());
   }
 
   /**
@@ -174,16 +249,22 @@ export class AuditLog extends DurableObject {
     }));
   }
 
-  /** Daily: drops rows past the retention; re-arms while any rows are left (an append arms it again). */
+  /**
+   * Daily: drops rows (and aggregate rows) past the retention; re-arms while any entries are left (an
+   * append arms it again).
+   */
   override async alarm(): Promise<void> {
-    this.prune();
+    this.ctx.storage.transactionSync(() => this.prune(this.cutoff()));
     const left = this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM entries").one().n;
     if (left > 0) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
     else this.#alarmSet = false;
   }
 
-  private prune(): void {
-    this.ctx.storage.sql.exec("DELETE FROM entries WHERE ts < ?", this.cutoff());
+  /** Entries before `cutoff`, and aggregate rows whose hour or day ends at or before it. */
+  private prune(cutoff: number): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec("DELETE FROM entries WHERE ts < ?", cutoff);
+    this.#usage.prune(cutoff);
   }
 
   private cutoff(): number {
@@ -200,6 +281,16 @@ export interface SandboxUsage {
   dynamicWorkers: number;
   loads: number;
   pooled: number;
+}
+
+/**
+ * `schema.parse`, failing with a TypeError that lists the problems by field: a ZodError reaches an
+ * RPC caller as its bare name, `ZodError`, without them.
+ */
+function parseInput<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new TypeError(`Invalid ${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 function clampRetention(days: number): number {

@@ -45,11 +45,27 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AUDIT_QUERY_DEFAULT_LIMIT = 100;
 export const AUDIT_QUERY_MAX_LIMIT = 1000;
 
-/** What `AuditLog.query` takes: both bounds inclusive, ms since epoch; `limit` is clamped to 1–1000. */
+/**
+ * A row's place in the listing's order (`ts DESC, rowid DESC`): `AuditLog.page` returns the last
+ * row's as `next`, and a query with `before` set to it reads the rows strictly after it in that order.
+ */
+export const AuditCursor = z.object({
+  ts: z.number().int().nonnegative(),
+  rowid: z.number().int().positive(),
+});
+export type AuditCursor = z.infer<typeof AuditCursor>;
+
+/**
+ * What `AuditLog.query` and `AuditLog.page` take: both bounds inclusive, ms since epoch; `limit` is
+ * clamped to 1–1000; `kind`, `status` and `tool` must all match; `before` pages on from a cursor.
+ */
 export const AuditQuery = z.object({
   since: z.number().int().nonnegative().optional(),
   until: z.number().int().nonnegative().optional(),
   tool: z.string().min(1).max(200).optional(),
+  kind: AuditEntry.shape.kind.optional(),
+  status: AuditEntry.shape.status.optional(),
+  before: AuditCursor.optional(),
   limit: z
     .number()
     .int()
@@ -57,6 +73,61 @@ export const AuditQuery = z.object({
     .optional(),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
+
+/** `AuditLog.page`: newest first; `next` only when a row older than the last one may follow. */
+export interface AuditPage {
+  entries: AuditEntry[];
+  next?: AuditCursor;
+}
+
+/** What `AuditLog.usage` takes: ms since epoch, both inclusive, `since` not after `until`. */
+export const AuditUsageRange = z
+  .object({
+    since: z.number().int().nonnegative(),
+    until: z.number().int().nonnegative(),
+  })
+  .refine((r) => r.since <= r.until, { path: ["since"], error: "must not be after until" });
+export type AuditUsageRange = z.infer<typeof AuditUsageRange>;
+
+/** `AuditUsage.hours`: one hour's executions (`hour`: ms since epoch of its start, UTC). */
+export interface AuditUsageHour {
+  hour: number;
+  executions: number;
+  /** executions with status `error` (a cancelled one is not an error) */
+  errors: number;
+}
+
+/** `AuditUsage.days`: one UTC day's executions. */
+export interface AuditUsageDay {
+  /** YYYY-MM-DD, UTC */
+  day: string;
+  executions: number;
+  errors: number;
+  /** the tool calls the day's executions made (the sum of their `toolCalls`) */
+  toolCalls: number;
+  /** execution duration percentiles, as their histogram bucket's upper bound (within ~19 %) */
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+/** `AuditUsage.topTools`: one tool's `tool_call` entries over the range's days. */
+export interface AuditUsageTool {
+  tool: string;
+  calls: number;
+  errors: number;
+}
+
+/**
+ * `AuditLog.usage(since, until)`, read from the aggregate tables only: `hours` at hour granularity
+ * (only hours with executions, ascending), `days` and `topTools` at day granularity (a UTC day counts
+ * when any of it is in the range; `days` ascending, only days with executions; `topTools` the 10
+ * tools with the most calls, most first, ties by name).
+ */
+export interface AuditUsage {
+  hours: AuditUsageHour[];
+  days: AuditUsageDay[];
+  topTools: AuditUsageTool[];
+}
 
 /** Retention bounds for AUDIT_RETENTION_DAYS. */
 export const RETENTION_DEFAULT_DAYS = 30;

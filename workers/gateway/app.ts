@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requestContext } from "./context/middleware";
+import { dashboardRoutes } from "./dashboard";
 import type { AppEnv } from "./env";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
@@ -34,6 +35,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/v1/skills", skillRoutes);
   app.route("/admin", adminRoutes);
   app.route("/approve", approvePageRoutes);
+  app.route("/dashboard", dashboardRoutes);
   app.all("/.well-known/*", () => {
     throw new HttpError(
       404,

@@ -1,4 +1,5 @@
 import type { RequestContext } from "./context/request-context";
+import type { OperatorSession } from "./dashboard/session";
 import type { PhaseClock } from "./timing/clock";
 
 /** Bindings and vars from wrangler.toml (generated `Env`) plus the secrets, which are not in it. */
@@ -16,6 +17,8 @@ export interface AppVariables {
   clock?: PhaseClock;
   /** /mcp and /v1/* only: the authenticated, admitted request (context/middleware.ts) */
   context: RequestContext;
+  /** /dashboard pages past sign-in: the operator's session and the ADMIN_TOKEN it was signed in with */
+  operator: { session: OperatorSession; token: string };
 }
 
 export type AppEnv = { Bindings: GatewayEnv; Variables: AppVariables };

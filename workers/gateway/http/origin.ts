@@ -25,14 +25,18 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
 
 /**
  * A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). The
- * approval page (`/approve/*`) is exempt: it is the gateway's own page, posting to itself, and every
- * post carries the team's API key in its body, which a rebound or foreign page does not have.
+ * gateway's own pages are exempt, posting to themselves: every post of the approval page
+ * (`/approve/*`) carries the team's API key in its body, and every post of the dashboard
+ * (`/dashboard/*`) a SameSite=Strict session cookie and its CSRF token (dashboard/index.ts), which a
+ * rebound or foreign page does not have.
  */
 export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header("Origin");
   if (
     origin !== undefined &&
     !c.req.path.startsWith("/approve/") &&
+    c.req.path !== "/dashboard" &&
+    !c.req.path.startsWith("/dashboard/") &&
     !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
   ) {
     throw new HttpError(

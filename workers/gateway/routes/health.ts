@@ -2,9 +2,8 @@ import { Hono } from "hono";
 import { loadConfig } from "../config";
 import type { AppEnv, GatewayEnv } from "../env";
 import { sandboxHostOverdueSince } from "../execution/send-to-sandbox";
-import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { DEFAULT_TEAM } from "../teams/schema";
-import { deploymentUpstreams, type ServerState, upstreamsFor } from "../upstreams";
+import { deploymentUpstreams, type ServerState, serverStates } from "../upstreams";
 import { VERSION } from "../version";
 
 const startedAt = Date.now();
@@ -42,14 +41,11 @@ export const healthRoutes = new Hono<AppEnv>()
     if (!loaded.ok) problems.push(...loaded.problems);
     problems.push(...(await deploymentUpstreams(c.env)).problems);
     if (problems.length > 0 || !loaded.ok) return c.json({ status: "not_ready", problems }, 503);
-    const waitUntil = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-    const team = DEFAULT_TEAM;
-    const teamRecord = await loadTeam(c.env, team);
-    const config = withTeamLimits(loaded.config, teamRecord);
-    const upstreams = await upstreamsFor({ env: c.env, config, team, teamRecord, waitUntil });
-    const catalog = await upstreams.catalog();
-    const degraded = catalog.servers.some((s: ServerState) => s.state !== "ok");
-    return c.json({ status: degraded ? "degraded" : "ready", upstreams: catalog.servers });
+    const servers = await serverStates(c.env, loaded.config, DEFAULT_TEAM, (p) =>
+      c.executionCtx.waitUntil(p),
+    );
+    const degraded = servers.some((s: ServerState) => s.state !== "ok");
+    return c.json({ status: degraded ? "degraded" : "ready", upstreams: servers });
   });
 
 function bindingProblems(env: GatewayEnv): string[] {

@@ -1,8 +1,9 @@
+import type { Config } from "../config";
 import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
 import { applyPolicy, policyRefusal } from "../teams/policy";
-import { teamServers } from "../teams/resolve";
-import { type Catalog, loadCatalog } from "./catalog";
+import { loadTeam, teamServers, withTeamLimits } from "../teams/resolve";
+import { type Catalog, loadCatalog, type ServerState } from "./catalog";
 import { parseMcpServers, type UpstreamConfig } from "./config";
 
 export type { Catalog, ServerState } from "./catalog";
@@ -72,4 +73,22 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
       return catalog;
     },
   };
+}
+
+/** A team's upstreams and their state (team default: the deployment's own), as /ready and the dashboard show them. */
+export async function serverStates(
+  env: GatewayEnv,
+  config: Config,
+  team: string,
+  waitUntil: (p: Promise<unknown>) => void,
+): Promise<ServerState[]> {
+  const teamRecord = await loadTeam(env, team);
+  const upstreams = await upstreamsFor({
+    env,
+    config: withTeamLimits(config, teamRecord),
+    team,
+    teamRecord,
+    waitUntil,
+  });
+  return (await upstreams.catalog()).servers;
 }

@@ -1,0 +1,98 @@
+import type { Context } from "hono";
+import { html, raw } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import type { AppEnv } from "../env";
+import type { OperatorSession } from "./session";
+
+export type Html = string | HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/**
+ * What every dashboard answer carries: no script but the dashboard's own file, no inline script or
+ * style, no framing, nothing cached, no referrer to other sites (same-origin: with no-referrer, Chrome sends `Origin: null` on the pages' own posts).
+ */
+export const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "X-Frame-Options": "DENY",
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "same-origin",
+  "X-Content-Type-Options": "nosniff",
+};
+
+const NAV: [string, string][] = [
+  ["/dashboard", "Overview"],
+  ["/dashboard/teams", "Teams"],
+  ["/dashboard/audit", "Audit"],
+  ["/dashboard/approvals", "Approvals"],
+];
+
+/** A whole page. Every interpolated value is escaped by `html`; nothing here takes raw text from data. */
+export function page(
+  c: Context<AppEnv>,
+  title: string,
+  body: Html,
+  session?: OperatorSession,
+  status: 200 | 201 | 400 | 401 | 403 | 404 | 409 | 502 | 503 = 200,
+) {
+  const here = c.req.path;
+  const content = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · gateway dashboard</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css">
+<script src="/dashboard/assets/app.js" defer></script>
+</head>
+<body>
+<header>
+  <a class="brand" href="/dashboard">gateway dashboard</a>
+  ${
+    session
+      ? html`<nav aria-label="Main">${NAV.map(
+          ([href, label]) =>
+            html`<a href="${href}"${here === href ? raw(' aria-current="page"') : ""}>${label}</a>`,
+        )}
+  <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(session)}<button type="submit">Sign out</button></form></nav>`
+      : ""
+  }
+</header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+  return c.html(content, status, PAGE_HEADERS);
+}
+
+export function csrfField(session: OperatorSession) {
+  return html`<input type="hidden" name="csrf" value="${session.csrf}">`;
+}
+
+/** A notice above a page's content: `error` ones are announced to screen readers. */
+export function notice(kind: "error" | "ok", text: string) {
+  return html`<p class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${kind === "error" ? "Error: " : ""}${text}</p>`;
+}
+
+/** A table with a caption; each cell escaped. */
+export function table(caption: string, head: string[], rows: Html[][]) {
+  if (rows.length === 0) return html`<p class="empty">${caption}: none.</p>`;
+  return html`<div class="scroll"><table>
+<caption>${caption}</caption>
+<thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr>${r.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody>
+</table></div>`;
+}
+
+export function time(ms: number | undefined) {
+  if (ms === undefined) return "—";
+  return new Date(ms).toISOString().replace("T", " ").slice(0, 19);
+}
+
+export function ago(ms: number) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${Math.round(s / 3600)} h`;
+}

@@ -1,0 +1,109 @@
+import { type Context, Hono } from "hono";
+import { html } from "hono/html";
+import type { AppEnv } from "../../env";
+import { adminCall } from "../admin-call";
+import { ago, csrfField, notice, page, table, time } from "../layout";
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt?: number;
+}
+interface NewKey {
+  id: string;
+  key: string;
+  name: string;
+  prefix: string;
+}
+
+/** A team's API keys: make one (shown once, with the client lines filled in), revoke one (after a confirmation). */
+export const keyPages = new Hono<AppEnv>()
+  .post("/", async (c) => {
+    const team = c.req.param("team") ?? "";
+    const { session, token } = c.get("operator");
+    const form = await c.req.parseBody();
+    const made = await adminCall<NewKey>(c, token, "POST", `/teams/${encodeURIComponent(team)}/keys`, {
+      name: String(form.name ?? "").trim(),
+    });
+    if (!made.ok)
+      return page(
+        c,
+        `New key for ${team}`,
+        html`${notice("error", made.message)}<p><a href="/dashboard/teams/${encodeURIComponent(team)}">Back to the team</a></p>`,
+        session,
+        400,
+      );
+    const url = `${new URL(c.req.url).origin}/mcp`;
+    const { key } = made.data;
+    const claude = `claude mcp add --transport http code-gateway ${url} --header "Authorization: Bearer ${key}"`;
+    const cursor = JSON.stringify(
+      { mcpServers: { "code-gateway": { url, headers: { Authorization: `Bearer ${key}` } } } },
+      null,
+      2,
+    );
+    const body = html`${notice("ok", `Key "${made.data.name}" made. It is shown this once: copy it now.`)}
+<p><code id="new-key" class="secret">${key}</code> <button type="button" data-copy="new-key">Copy key</button></p>
+<h2>Claude Code</h2>
+<pre id="claude-line">${claude}</pre><button type="button" data-copy="claude-line">Copy</button>
+<h2>Cursor (~/.cursor/mcp.json)</h2>
+<pre id="cursor-json">${cursor}</pre><button type="button" data-copy="cursor-json">Copy</button>
+<p><a href="/dashboard/teams/${encodeURIComponent(team)}">Back to the team</a></p>`;
+    return page(c, `New key for ${team}`, body, session, 201);
+  })
+  .get("/:id/revoke", async (c) => {
+    const team = c.req.param("team") ?? "";
+    const id = c.req.param("id");
+    const { session } = c.get("operator");
+    const body = html`<p>Revoke key <code>${id}</code> of team ${team}? Requests with it are refused from then on.</p>
+<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(id)}/revoke">${csrfField(session)}
+<button type="submit" class="danger">Revoke key</button> <a href="/dashboard/teams/${encodeURIComponent(team)}">Cancel</a></form>`;
+    return page(c, "Revoke a key", body, session);
+  })
+  .post("/:id/revoke", async (c) => {
+    const team = c.req.param("team") ?? "";
+    const id = c.req.param("id");
+    const { session, token } = c.get("operator");
+    const listed = await adminCall<{ keys: KeyRow[] }>(
+      c,
+      token,
+      "GET",
+      `/teams/${encodeURIComponent(team)}/keys`,
+    );
+    if (!listed.ok || !listed.data.keys.some((k) => k.id === id))
+      return page(c, "Revoke a key", notice("error", `Team ${team} has no key "${id}".`), session, 404);
+    const revoked = await adminCall(c, token, "DELETE", `/keys/${encodeURIComponent(id)}`);
+    if (!revoked.ok) return page(c, "Revoke a key", notice("error", revoked.message), session, 400);
+    return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}?saved=revoked`, 303);
+  });
+
+/** The keys table and the new-key form of a team page. */
+export async function keysSection(c: Context<AppEnv>, team: string) {
+  const { session, token } = c.get("operator");
+  const listed = await adminCall<{ keys: KeyRow[] }>(
+    c,
+    token,
+    "GET",
+    `/teams/${encodeURIComponent(team)}/keys`,
+  );
+  const now = Date.now();
+  return html`<h2>API keys</h2>
+${c.req.query("saved") === "revoked" ? notice("ok", "Key revoked.") : ""}
+${listed.ok ? "" : notice("error", listed.message)}
+${table(
+  "Keys",
+  ["Name", "Prefix", "Made", "Last used", ""],
+  (listed.ok ? listed.data.keys : []).map((k) => [
+    k.name,
+    html`<code>${k.prefix}…</code>`,
+    time(k.createdAt),
+    k.lastUsedAt ? `${ago(now - k.lastUsedAt)} ago` : "never",
+    html`<a href="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(k.id)}/revoke">Revoke ${k.name}</a>`,
+  ]),
+)}
+<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys" class="row">${csrfField(session)}
+<label>New key's name <input name="name" required maxlength="100"></label>
+<button type="submit">Make key</button>
+</form>`;
+}

@@ -1,0 +1,102 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppEnv, GatewayEnv } from "../env";
+
+/** The operator's signed-in browser: the session's id (in the cookie) and its CSRF token (in forms). */
+export interface OperatorSession {
+  id: string;
+  csrf: string;
+  expiresAt: number;
+}
+
+export const COOKIE = "dash_session";
+const SESSION_TTL_SECONDS = 8 * 3600;
+const KEY_PREFIX = "dashboard:v1:session:";
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Sessions live in the TEAMS KV namespace (`dashboard:v1:session:<id>` → `{ csrf, expiresAt }`, with
+ * KV's own expiry), so signing out ends one everywhere KV has caught up. The cookie carries
+ * `<id>.<HMAC-SHA256(id)>` under a key derived from ADMIN_TOKEN: a changed token ends every session,
+ * and a cookie the gateway did not make costs no KV read.
+ */
+export async function startSession(c: Context<AppEnv>, token: string): Promise<OperatorSession> {
+  const session: OperatorSession = {
+    id: randomHex(16),
+    csrf: randomHex(16),
+    expiresAt: Date.now() + SESSION_TTL_SECONDS * 1000,
+  };
+  await c.env.TEAMS.put(
+    KEY_PREFIX + session.id,
+    JSON.stringify({ csrf: session.csrf, expiresAt: session.expiresAt }),
+    { expirationTtl: SESSION_TTL_SECONDS },
+  );
+  setCookie(c, COOKIE, `${session.id}.${await sign(token, session.id)}`, {
+    path: "/dashboard",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: !LOOPBACK.has(new URL(c.req.url).hostname),
+    maxAge: SESSION_TTL_SECONDS,
+  });
+  return session;
+}
+
+/** The session the request's cookie names, if its signature holds and it has not ended or expired. */
+export async function currentSession(
+  c: Context<AppEnv>,
+  token: string,
+): Promise<OperatorSession | undefined> {
+  const cookie = getCookie(c, COOKIE);
+  const match = cookie ? /^([0-9a-f]{32})\.([0-9a-f]{64})$/.exec(cookie) : null;
+  if (!match?.[1] || !match[2]) return undefined;
+  const id = match[1];
+  if (!(await sameHex(match[2], await sign(token, id)))) return undefined;
+  const stored = await c.env.TEAMS.get<{ csrf: string; expiresAt: number }>(KEY_PREFIX + id, "json");
+  if (!stored || stored.expiresAt <= Date.now()) return undefined;
+  return { id, csrf: stored.csrf, expiresAt: stored.expiresAt };
+}
+
+export async function endSession(c: Context<AppEnv>, session: OperatorSession | undefined): Promise<void> {
+  if (session) await c.env.TEAMS.delete(KEY_PREFIX + session.id);
+  deleteCookie(c, COOKIE, { path: "/dashboard" });
+}
+
+/** Whether a form's CSRF token is the session's. */
+export function sameCsrf(session: OperatorSession, given: unknown): Promise<boolean> {
+  return typeof given === "string" && /^[0-9a-f]{32}$/.test(given)
+    ? sameHex(given, session.csrf)
+    : Promise.resolve(false);
+}
+
+/** The ADMIN_TOKEN, or undefined when the admin plane (and so the dashboard) is off. */
+export function adminToken(env: GatewayEnv): string | undefined {
+  return env.ADMIN_TOKEN || undefined;
+}
+
+async function sign(token: string, id: string): Promise<string> {
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    "raw",
+    await crypto.subtle.digest("SHA-256", enc.encode(`dashboard-session:${token}`)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(id))));
+}
+
+async function sameHex(a: string, b: string): Promise<boolean> {
+  if (a.length !== b.length) return false;
+  const enc = new TextEncoder();
+  return crypto.subtle.timingSafeEqual(enc.encode(a), enc.encode(b));
+}
+
+function randomHex(bytes: number): string {
+  return hex(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
