@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
+import { SessionInfo } from "../../../../shared/contract/session";
 import { auditLogOf, auditNamespace } from "../../audit/store";
 import type { AppEnv } from "../../env";
 import { requireConfig } from "../../http/config";
@@ -36,9 +37,8 @@ export const sessionPages = new Hono<AppEnv>()
         const answer = await callSession(c.env, id, team, { op: "session.info" }, quota).catch(
           () => undefined,
         );
-        return answer?.ok
-          ? { id, info: answer.value as { lastSeenAt: string; bytesUsed: number; files: number } }
-          : undefined;
+        const info = answer?.ok ? SessionInfo.safeParse(answer.value) : undefined;
+        return info?.success ? { id, info: info.data } : undefined;
       }),
     );
     const now = Date.now();

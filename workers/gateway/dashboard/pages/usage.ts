@@ -47,6 +47,11 @@ ${barChart(
   range.map((day) => ({ label: day, value: byDay.get(day)?.toolCalls ?? 0 })),
   "tool calls",
 )}
+${barChart(
+  `p95 duration per day, ms (${team})`,
+  range.map((day) => ({ label: day, value: byDay.get(day)?.p95Ms ?? 0 })),
+  "ms",
+)}
 ${table(
   "Per day",
   ["Day", "Executions", "Errors", "p50 ms", "p95 ms", "Tool calls"],
