@@ -187,6 +187,14 @@ return "updated";`,
     const audit = page.getByRole("table", { name: "Audit of dash-hostile" });
     await reloadUntil("/dashboard/audit?team=dash-hostile&kind=tool_call", () => audit.count());
     expect(await audit.textContent()).toContain("(invalid name)");
+    // A stored upstream URL that closes the textarea it is shown in, then injects markup.
+    const breakout = `https://x.invalid/</textarea>${XSS}`;
+    await page.goto(url("/dashboard/teams/dash-hostile"));
+    await page.getByLabel(/servers, allow, deny/).fill(JSON.stringify({ servers: { x: { url: breakout } } }));
+    await page.getByRole("button", { name: "Save configuration" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toContain("Configuration saved");
+    expect(await page.getByLabel(/servers, allow, deny/).inputValue()).toContain(JSON.stringify(breakout));
+    expect(await page.locator("main img").count()).toBe(0);
     await page.goto(url(`/dashboard/audit?team=dash-team&tool=${encodeURIComponent(XSS)}`));
     expect(await page.getByLabel("Tool", { exact: true }).inputValue()).toBe(XSS);
     expect(await page.locator("main img").count()).toBe(0);
@@ -202,6 +210,7 @@ return "updated";`,
     await restExecute({ code: "await state.set('k', 1); return 1", sessionId }, auth);
     const end = page.getByRole("button", { name: `End session ${sessionId.slice(0, 8)}` });
     await reloadUntil("/dashboard/teams/dash-sessions/sessions", () => end.count());
+    await shot("sessions");
     await end.click();
     await expect.poll(() => page.getByRole("status").textContent()).toContain("Session ended");
     expect((await fetch(url(`/v1/sessions/${sessionId}`), { headers: auth })).status).toBe(404);
