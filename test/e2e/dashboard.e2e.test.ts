@@ -9,8 +9,13 @@ import { connect, execute, gatewayUrl, restExecute } from "./client";
 
 // The operator dashboard in a real Chromium (Debian's `chromium`, driven by playwright-core): the
 // flows an operator runs, and what a hostile team, tool or skill name must not do to the page. The
-// same run writes the README's screenshots (docs/screenshots/).
-const SHOTS = join(import.meta.dirname, "../../docs/screenshots");
+// same run takes a screenshot of each page: into node_modules/.cache/dashboard-screenshots, or, with
+// DASHBOARD_SCREENSHOTS_DIR=docs/screenshots, over the README's (so a test run leaves the tree clean).
+const SHOTS = join(
+  import.meta.dirname,
+  "../..",
+  process.env.DASHBOARD_SCREENSHOTS_DIR ?? "node_modules/.cache/dashboard-screenshots",
+);
 const XSS = `<img src=x onerror="window.__xss=1">`;
 
 let context: BrowserContext;
