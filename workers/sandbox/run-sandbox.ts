@@ -117,7 +117,8 @@ async function runPython(
   bridge: SandboxBridgeApi | undefined,
   skills: Record<string, string>,
 ): Promise<SandboxOutcome> {
-  const warm = request.engine === "quickjs" && request.skills.length === 0 ? request.worker : undefined;
+  // The gateway names no warm worker for code that calls skills (operations/execute.ts).
+  const warm = request.engine === "quickjs" ? request.worker : undefined;
   const memoryBytes = ENGINE_LIMITS.pythonMemoryBytes;
   const report = await callWorker(
     warm
