@@ -1,6 +1,7 @@
-import { CancelledNotificationSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestId } from "@modelcontextprotocol/server";
 import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
 import type { RequestContext } from "../context/request-context";
+import { asSpec } from "../mcp/spec";
 import { sessionStub } from "../sessions/store";
 
 /**
@@ -70,8 +71,7 @@ export async function cancelRequests(ctx: RequestContext, messages: unknown[]): 
   const rest: unknown[] = [];
   const sends: Promise<void>[] = [];
   for (const message of messages) {
-    const cancel = CancelledNotificationSchema.safeParse(message);
-    const requestId = cancel.success ? cancel.data.params.requestId : undefined;
+    const requestId = asSpec("CancelledNotification", message)?.params?.requestId;
     if (requestId === undefined || !session) {
       rest.push(message);
       continue;

@@ -1,17 +1,16 @@
-import {
-  type ElicitRequest,
-  type ElicitRequestFormParams,
-  ElicitResultSchema,
-  type JSONRPCMessage,
-  type JSONRPCNotification,
-  type JSONRPCRequest,
-  JSONRPCResultResponseSchema,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ElicitRequest,
+  ElicitRequestFormParams,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from "@modelcontextprotocol/server";
 import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../context/request-context";
+import { asSpec } from "./spec";
 
 /** What a tool handler can send to its client on the request's stream. */
 export interface ClientLink {
@@ -129,12 +128,12 @@ export async function answerApprovals(ctx: RequestContext, messages: unknown[]):
       rest.push(message);
       continue;
     }
-    const response = JSONRPCResultResponseSchema.safeParse(message);
-    if (!response.success) continue;
-    const result = ElicitResultSchema.safeParse(response.data.result);
+    const response = asSpec("JSONRPCResultResponse", message);
+    if (!response) continue;
+    const result = asSpec("ElicitResult", response.result);
     // Accepted without content: the person agreed to open the approval page (URL mode), where they decide.
-    if (result.success && result.data.action === "accept" && result.data.content === undefined) continue;
-    const content = result.success && result.data.action === "accept" ? result.data.content : undefined;
+    if (result?.action === "accept" && result.content === undefined) continue;
+    const content = result?.action === "accept" ? result.content : undefined;
     const remember = REMEMBER.find((r) => r === content?.remember) ?? "call";
     answers.push(
       approvalDesk(ctx.env).decide(

@@ -1,12 +1,9 @@
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext, ServerNotification } from "@modelcontextprotocol/server";
 import type { RequestContext } from "../context/request-context";
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/execute";
 import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
 import { McpNotifier } from "./notifier";
-
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What the tool handler needs of the request around it: its stream, and whether the client left. */
 export interface RequestLink extends ClientLink {
@@ -23,12 +20,12 @@ export interface RequestLink extends ClientLink {
 export function mcpChannel(
   ctx: RequestContext,
   link: RequestLink,
-  extra: ToolExtra,
+  extra: ServerContext,
   timeoutMs: number,
 ): { channel: ExecutionChannel; close(): void } {
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = extra.mcpReq._meta?.progressToken;
   const logLevel = ctx.mcpSession?.logLevel;
-  const notify = (n: ServerNotification) => extra.sendNotification(n);
+  const notify = (n: ServerNotification) => extra.mcpReq.notify(n);
   const notifier =
     progressToken !== undefined || logLevel !== undefined
       ? new McpNotifier(notify, { progressToken, logLevel })
@@ -36,14 +33,14 @@ export function mcpChannel(
   const modes = ctx.config.approvals === null ? undefined : ctx.mcpSession?.elicitation;
   // Form when the client offers it (the question and answer stay in the client), else the page.
   const asker = modes?.form
-    ? formAsker(link, extra.requestId)
+    ? formAsker(link, extra.mcpReq.id)
     : modes?.url
-      ? urlAsker(link, extra.requestId, link.origin)
+      ? urlAsker(link, extra.mcpReq.id, link.origin)
       : undefined;
   const cancel = cancellation(ctx, {
     requestSignal: link.requestSignal,
-    sdkSignal: extra.signal,
-    rpcId: extra.requestId,
+    sdkSignal: extra.mcpReq.signal,
+    rpcId: extra.mcpReq.id,
     timeoutMs,
   });
   return {

@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { RequestContext } from "../context/request-context";
 import { forgetSession } from "../sessions/live";
 import { sessionStub } from "../sessions/store";
@@ -10,7 +9,7 @@ import { sessionStub } from "../sessions/store";
  * isolate may take up to SESSION_CHECK_MS to see it.) Without a session there is nowhere to keep it.
  */
 export function registerLogLevel(server: McpServer, ctx: RequestContext): void {
-  server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.server.setRequestHandler("logging/setLevel", async (request) => {
     const session = ctx.mcpSession;
     if (session) {
       await sessionStub(ctx.env, session.id).setLogLevel(ctx.team, request.params.level);

@@ -1,13 +1,18 @@
-import {
-  type LoggingLevel,
-  LoggingLevelSchema,
-  type ProgressToken,
-  type ServerNotification,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, ProgressToken, ServerNotification } from "@modelcontextprotocol/server";
 import type { ExecutionEvents } from "../execution/events";
 import { ProgressMeter, splitLogLine } from "../execution/progress";
 
-const LEVELS = LoggingLevelSchema.options;
+/** MCP's logging levels, least severe first (specification, "Logging"). */
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 /** The result's `[level]` prefixes as MCP logging levels. */
 const LEVEL_OF: Record<string, LoggingLevel> = {
   debug: "debug",

@@ -1,10 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ProtocolError } from "@modelcontextprotocol/server";
 import { type FileInfo, pathProblem, type SessionCall } from "../../../shared/contract/session";
 import type { RequestContext } from "../context/request-context";
 import { textForClient } from "../sessions/client-text";
@@ -28,7 +22,7 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
   const low = server.server;
   low.registerCapabilities({ resources: {} });
 
-  low.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  low.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [
       {
         uriTemplate: "skill://{name}",
@@ -46,7 +40,7 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     ],
   }));
 
-  low.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+  low.setRequestHandler("resources/list", async (request) => {
     const offset = cursorOffset(request.params?.cursor);
     const session = ctx.mcpSession?.id;
     const files = session
@@ -59,21 +53,21 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     };
   });
 
-  low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  low.setRequestHandler("resources/read", async (request) => {
     const { uri } = request.params;
     if (uri.startsWith("skill://")) return { contents: [await readSkill(ctx, uri)] };
     const path = pathOfUri(uri);
     const problem = path === undefined ? "not a workspace:// URI" : pathProblem(path);
     if (path === undefined || problem !== undefined) {
-      throw new McpError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
+      throw new ProtocolError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
     }
     const id = ctx.mcpSession?.id;
-    if (!id) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
+    if (!id) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
     const bytes = (await workspaceCall(ctx, id, { op: "workspace.read", path })) as Uint8Array;
     const contents = resourceContents(uri, path, bytes);
     if ("text" in contents) {
       const text = await textForClient(ctx, id, contents.text);
-      if (text === null) throw new McpError(RESOURCE_NOT_FOUND, "The session has ended");
+      if (text === null) throw new ProtocolError(RESOURCE_NOT_FOUND, "The session has ended");
       return { contents: [{ ...contents, text }] };
     }
     return { contents: [contents] };
@@ -93,14 +87,14 @@ function fileResource(file: FileInfo) {
 async function workspaceCall(ctx: RequestContext, id: string, call: SessionCall): Promise<unknown> {
   const answer = await callSession(ctx.env, id, ctx.team, call, ctx.config.sessionQuota);
   if (answer.ok) return answer.value;
-  if (answer.error.name === "InvalidPathError") throw new McpError(INVALID_PARAMS, answer.error.message);
-  throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${answer.error.message}`);
+  if (answer.error.name === "InvalidPathError") throw new ProtocolError(INVALID_PARAMS, answer.error.message);
+  throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${answer.error.message}`);
 }
 
 function cursorOffset(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const n = /^\d{1,7}$/.test(cursor) ? Number(cursor) : Number.NaN;
   if (!Number.isInteger(n))
-    throw new McpError(INVALID_PARAMS, "Invalid cursor: pass back a nextCursor unchanged");
+    throw new ProtocolError(INVALID_PARAMS, "Invalid cursor: pass back a nextCursor unchanged");
   return n;
 }

@@ -1,4 +1,4 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { SessionRecord } from "../../../durable-objects/session/record";
 import type { GatewayEnv } from "../env";
 import { HttpError, invalidRequest, RPC } from "../http/errors";

@@ -1,4 +1,4 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/server";
 import { SKILL_NAME } from "../../../shared/contract/skills";
 import type { RequestContext } from "../context/request-context";
 import { renderSkillMd } from "../skills/skill-md";
@@ -31,6 +31,7 @@ export async function skillResources(ctx: RequestContext) {
 export async function readSkill(ctx: RequestContext, uri: string) {
   const name = uri.slice("skill://".length);
   const record = SKILL_NAME.test(name) && (await visible(ctx))(name) ? await store(ctx).get(name) : null;
-  if (!record) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no skill "${name.slice(0, 64)}"`);
+  if (!record)
+    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: no skill "${name.slice(0, 64)}"`);
   return { uri, mimeType: "text/markdown", text: renderSkillMd(record) };
 }

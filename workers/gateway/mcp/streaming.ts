@@ -1,4 +1,3 @@
-import { ProgressTokenSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { RequestContext } from "../context/request-context";
 
@@ -6,7 +5,10 @@ const ExecuteCall = z.object({
   method: z.literal("tools/call"),
   params: z.object({
     name: z.literal("execute"),
-    _meta: z.object({ progressToken: ProgressTokenSchema.optional() }).loose().optional(),
+    _meta: z
+      .object({ progressToken: z.union([z.string(), z.number()]).optional() })
+      .loose()
+      .optional(),
   }),
 });
 

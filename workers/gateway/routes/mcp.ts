@@ -1,5 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ClientCapabilitiesSchema } from "@modelcontextprotocol/sdk/types.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestContext } from "../context/request-context";
@@ -20,7 +19,12 @@ import { timed } from "../timing/clock";
 const InitializeParams = z.object({
   params: z.object({
     clientInfo: z.object({ name: z.string(), version: z.string() }).optional().catch(undefined),
-    capabilities: ClientCapabilitiesSchema.optional().catch(undefined),
+    capabilities: z
+      .object({
+        elicitation: z.object({ form: z.unknown(), url: z.unknown() }).partial().optional(),
+      })
+      .optional()
+      .catch(undefined),
   }),
 });
 
@@ -37,7 +41,13 @@ async function withNewSession(ctx: RequestContext, init: unknown, res: Response)
     team: ctx.team,
     ...(params?.clientInfo ? { client: params.clientInfo } : {}),
     ...(elicitation
-      ? { elicitation: { form: elicitation.form !== undefined, url: elicitation.url !== undefined } }
+      ? {
+          // `elicitation: {}` (no mode named) means form mode (specification 2025-11-25, "Elicitation").
+          elicitation: {
+            form: elicitation.form !== undefined || elicitation.url === undefined,
+            url: elicitation.url !== undefined,
+          },
+        }
       : {}),
   });
   const out = new Response(res.body, res);

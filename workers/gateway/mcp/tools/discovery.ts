@@ -1,4 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import {
   definitionInputShape,
   SIGNED_ENTRIES,
@@ -19,7 +20,7 @@ export function registerDiscoveryTools(server: McpServer, ctx: RequestContext): 
     {
       title: "Search upstream tools",
       description: `Find upstream MCP tools to call from execute code: a ranked page of qualified names (server.tool), one-line descriptions, TypeScript call signatures of the first ${SIGNED_ENTRIES}, and the total.`,
-      inputSchema: searchInputShape,
+      inputSchema: z.object(searchInputShape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (input) => json(await search(ctx, input)),
@@ -30,7 +31,7 @@ export function registerDiscoveryTools(server: McpServer, ctx: RequestContext): 
       title: "Get a tool's definition",
       description:
         "One upstream tool as a TypeScript declaration for calling it from code, with its description and constraints in doc comments.",
-      inputSchema: definitionInputShape,
+      inputSchema: z.object(definitionInputShape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ name, schema }) => {

@@ -1,4 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import {
   type ExecuteInput,
   type ExecuteResult,
@@ -72,8 +73,8 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
     {
       title: "Execute code",
       description: DESCRIPTION,
-      inputSchema: executeInputShape,
-      outputSchema: executeOutputShape,
+      inputSchema: z.object(executeInputShape),
+      outputSchema: z.object(executeOutputShape),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (input, extra) => {
