@@ -1,3 +1,4 @@
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Context, MiddlewareHandler } from "hono";
 import type { SessionRecord } from "../../../durable-objects/session/record";
 import { admit, messageCount } from "../admission/admit";
@@ -38,15 +39,17 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     clock,
     waitUntil,
   };
+  const mcpEra = await mcpEraOf(c, body);
   let mcpSession: SessionRecord | undefined;
   try {
-    mcpSession = await timed(clock, "session", () => checkMcpSession(c, body, team));
+    if (mcpEra === "legacy") mcpSession = await timed(clock, "session", () => checkMcpSession(c, body, team));
   } catch (err) {
     // A refused session still costs the request's tokens (a 429 comes first): no free probing.
     await admit({ ...ask, execution: false });
     throw err;
   }
-  const call = body?.ok ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
+  const call =
+    body?.ok && mcpEra !== "modern" ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
   const admission = await admit({ ...ask, execution: call !== undefined });
   const context: RequestContext = {
     env: c.env,
@@ -57,6 +60,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
     keyId,
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),
+    ...(mcpEra ? { mcpEra } : {}),
     ...(mcpSession ? { mcpSession } : {}),
     ...(call ? { loneExecution: { ...call, lease: admission.lease ?? null } } : {}),
     ...(clock ? { clock } : {}),
@@ -75,6 +79,18 @@ async function readBody(c: Context<AppEnv>): Promise<JsonBody | undefined> {
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err : new Error(String(err)) };
   }
+}
+
+/**
+ * Which protocol era a POST /mcp speaks, decided by the SDK's own classification (the one its
+ * 2026-07-28 handler routes by): undefined for other requests and for a body that is not JSON.
+ */
+async function mcpEraOf(
+  c: Context<AppEnv>,
+  body: JsonBody | undefined,
+): Promise<"modern" | "legacy" | undefined> {
+  if (c.req.path !== "/mcp" || c.req.method !== "POST" || !body?.ok) return undefined;
+  return (await isLegacyRequest(c.req.raw, body.value)) ? "legacy" : "modern";
 }
 
 /**

@@ -39,6 +39,11 @@ export interface RequestContext {
   readonly via: "mcp" | "rest";
   /** the request's JSON body, when its cost depends on it (POST /mcp, POST /v1/execute) */
   readonly body?: JsonBody;
+  /**
+   * the MCP protocol era of a POST /mcp: `modern` for 2026-07-28 (stateless, no MCP session: an
+   * execution's session is its `sessionId`), `legacy` for 2025-11-25 and older
+   */
+  readonly mcpEra?: "modern" | "legacy";
   /** the live (2025-era) MCP session a POST /mcp names, checked to be this team's */
   readonly mcpSession?: SessionRecord;
   /** the request as one execution, when it is one */

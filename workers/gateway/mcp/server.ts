@@ -5,6 +5,7 @@ import { VERSION } from "../version";
 import type { RequestLink } from "./execute-channel";
 import { registerLogLevel } from "./log-level";
 import { registerWorkspaceResources } from "./resources";
+import { attachSkillsExtension } from "./skills-extension";
 import { registerDiscoveryTools } from "./tools/discovery";
 import { registerExecuteTool } from "./tools/execute";
 
@@ -15,10 +16,21 @@ export function createMcpServer(ctx: RequestContext, link: RequestLink): McpServ
     {
       capabilities: { tools: {}, logging: {} },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      // 2026-07-28 list results say how long a client may keep them: the tools are the same for every
+      // caller; resources are the team's and the session's, and change with every execution.
+      cacheHints: {
+        "tools/list": { ttlMs: 600_000, cacheScope: "public" },
+        "resources/templates/list": { ttlMs: 600_000, cacheScope: "public" },
+        "resources/list": { ttlMs: 0, cacheScope: "private" },
+        "resources/read": { ttlMs: 0, cacheScope: "private" },
+      },
       instructions:
         "Find upstream tools with search_tools, then call them from code with execute: process data there and return only what you need.",
     },
   );
+  // Before the gateway's resource handlers: the extension's resource template installs the SDK's own,
+  // which registerWorkspaceResources then replaces (they serve skill:// and workspace:// alike).
+  attachSkillsExtension(server, ctx);
   registerExecuteTool(server, ctx, link);
   registerLogLevel(server, ctx);
   registerDiscoveryTools(server, ctx);

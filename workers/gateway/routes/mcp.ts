@@ -8,6 +8,7 @@ import { executionTimeoutMs } from "../execution/limits";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
+import { serveModern } from "../mcp/modern";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
 import { needsStream } from "../mcp/streaming";
@@ -69,6 +70,14 @@ export const mcpRoutes = new Hono<AppEnv>()
     const ctx = c.get("context");
     if (!ctx.body?.ok) throw ctx.body?.error ?? new Error("the /mcp body was not read");
     const body = ctx.body.value;
+    if (ctx.mcpEra === "modern") {
+      return serveModern(
+        c.req.raw,
+        ctx,
+        { requestSignal: c.req.raw.signal, origin: new URL(c.req.url).origin },
+        body,
+      );
+    }
     const call = ctx.loneExecution;
     const stream = needsStream(ctx, body);
     if (call && !stream) {

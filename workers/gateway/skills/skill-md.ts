@@ -2,12 +2,13 @@ import type { SkillRecord } from "../../../shared/contract/skills";
 
 /**
  * A skill as SKILL.md: YAML front matter (name, description, version), then its code in a ```ts
- * block and its inputSchema and outputSchema in ```json blocks. `npm run skills -- import` reads it back.
+ * block and its inputSchema and outputSchema in ```json blocks. The front matter's name is the skill's
+ * unless `frontmatterName` is given (the skills extension's spelling, mcp/skill-resources.ts). `npm run skills -- import` reads it back.
  */
-export function renderSkillMd(record: SkillRecord): string {
+export function renderSkillMd(record: SkillRecord, frontmatterName = record.name): string {
   const lines = [
     "---",
-    `name: ${yamlString(record.name)}`,
+    `name: ${yamlString(frontmatterName)}`,
     `description: ${yamlString(record.description)}`,
     `version: ${record.version}`,
     "---",
