@@ -44,6 +44,7 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunLog>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 	interface Env {
@@ -85,6 +86,7 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunLog>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 }

@@ -5,6 +5,7 @@ export {
   AuditLog,
   default,
   RateLimiter,
+  RunLog,
   SessionObject,
   SkillIndex,
 } from "../../workers/gateway/index";

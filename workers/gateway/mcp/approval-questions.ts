@@ -21,7 +21,7 @@ export interface ClientLink {
 const APPROVAL_ID = /^apr_[0-9a-f]{24}$/;
 
 /** The form a person fills in: approve (required) and how long to remember it. */
-const REQUESTED_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
+export const REQUESTED_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {
   type: "object",
   properties: {
     approve: { type: "boolean", title: "Approve this call", description: "Run the call (false: deny it)" },
@@ -107,7 +107,7 @@ function elicitation(
   };
 }
 
-function questionText(q: ApprovalQuestion): string {
+export function questionText(q: ApprovalQuestion): string {
   const seconds = Math.round(q.timeoutMs / 1000);
   return `Code run by the agent wants to call ${q.tool} (server "${q.server}"; needs approval: ${q.rule}).\nArguments: ${q.args}\nApprove within ${seconds} s, or the call fails.`;
 }

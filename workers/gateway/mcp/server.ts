@@ -5,6 +5,7 @@ import { VERSION } from "../version";
 import type { RequestLink } from "./execute-channel";
 import { registerLogLevel } from "./log-level";
 import { registerWorkspaceResources } from "./resources";
+import { roundStateCodec } from "./round-trip";
 import { attachSkillsExtension } from "./skills-extension";
 import { registerDiscoveryTools } from "./tools/discovery";
 import { registerExecuteTool } from "./tools/execute";
@@ -16,6 +17,7 @@ export function createMcpServer(ctx: RequestContext, link: RequestLink): McpServ
     {
       capabilities: { tools: {}, logging: {} },
       jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      requestState: { verify: roundStateCodec(ctx.env).verify },
       // 2026-07-28 list results say how long a client may keep them: the tools are the same for every
       // caller; resources are the team's and the session's, and change with every execution.
       cacheHints: {

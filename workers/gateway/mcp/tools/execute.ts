@@ -12,6 +12,7 @@ import { GatewayError } from "../../errors";
 import { executionTimeoutMs } from "../../execution/limits";
 import { type ExecutionChannel, execute } from "../../operations/execute";
 import { mcpChannel, type RequestLink } from "../execute-channel";
+import { asksByRoundTrip, executeByRoundTrip, type RoundState, resumeRoundTrip } from "../round-trip";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
 \`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
@@ -78,6 +79,11 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (input, extra) => {
+      if (ctx.mcpEra === "modern") {
+        const state = extra.mcpReq.requestState<RoundState>();
+        if (state !== undefined) return resumeRoundTrip(ctx, input, extra, state);
+        if (asksByRoundTrip(ctx, extra)) return executeByRoundTrip(ctx, input);
+      }
       const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
       try {
         return await executeToolAnswer(ctx, input, ctx.loneExecution?.lease, channel);

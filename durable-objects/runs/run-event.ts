@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** A question the run waits on: the approval's id and what the person is shown (approvals/asker.ts). */
+export const RunQuestion = z.object({
+  id: z.string().regex(/^apr_[0-9a-f]{24}$/),
+  tool: z.string().max(300),
+  server: z.string().max(64),
+  args: z.string().max(2_000),
+  rule: z.string().max(300),
+  timeoutMs: z.number().int().nonnegative(),
+});
+export type RunQuestion = z.infer<typeof RunQuestion>;
+
+/**
+ * What a detached execution reports, in order: questions it waits on, progress, and one end —
+ * its MCP tool result (`result`), or `lost` when the gateway that ran it stopped reporting.
+ */
+export const RunEvent = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("question"), question: RunQuestion }),
+  z.object({ kind: z.literal("progress"), progress: z.number().nonnegative(), message: z.string().max(500) }),
+  z.object({ kind: z.literal("result"), result: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal("lost"), message: z.string().max(500) }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+
+export type NumberedEvent = RunEvent & { seq: number; at: number };
+
+/** Where a run stands, as tasks/get reports it. */
+export interface RunStatus {
+  team: string;
+  createdAt: number;
+  /** when the run must have ended (its execution's deadline) */
+  deadline: number;
+  state: "working" | "input_required" | "completed" | "cancelled" | "lost";
+  cancelRequested: boolean;
+  /** the latest event */
+  last?: NumberedEvent;
+}

@@ -1,0 +1,122 @@
+import {
+  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  type InputRequiredResult,
+  inputRequired,
+  type RequestStateCodec,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import { REMEMBER } from "../../../durable-objects/approvals/approval";
+import type { RunEvent } from "../../../durable-objects/runs/run-event";
+import type { ExecuteInput } from "../../../shared/contract/execute";
+import { approvalDesk } from "../approvals/desk";
+import type { RequestContext } from "../context/request-context";
+import type { GatewayEnv } from "../env";
+import { executionTimeoutMs } from "../execution/limits";
+import { startDetached } from "../runs/detached";
+import { isRunId, runLog } from "../runs/run-log";
+import { questionText, REQUESTED_SCHEMA } from "./approval-questions";
+import { asSpec } from "./spec";
+
+/** What an `input_required` answer carries back (signed): the run, and the approval it asked about. */
+export interface RoundState {
+  run: string;
+  approval: string;
+}
+
+const INPUT_KEY = "approval";
+const Answer = z.object({ approve: z.boolean(), remember: z.enum(REMEMBER).optional() });
+
+const codecs = new Map<string, RequestStateCodec<RoundState>>();
+
+/**
+ * The signer of `requestState`, keyed from the deployment's secret (ADMIN_TOKEN, else DEV_API_KEY):
+ * every isolate has the same key. What the state names is checked against the caller's team anyway
+ * (the run log, the desk).
+ */
+export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> {
+  const secret = env.ADMIN_TOKEN ?? env.DEV_API_KEY ?? "";
+  let codec = codecs.get(secret);
+  if (!codec) {
+    // HMAC keys longer than the hash's block are hashed first: the label and padding cost nothing.
+    const key = `mcp-request-state:${secret}`.padEnd(32, "\0");
+    codec = createRequestStateCodec<RoundState>({ key, ttlSeconds: 900 });
+    codecs.clear();
+    codecs.set(secret, codec);
+  }
+  return codec;
+}
+
+/**
+ * Whether an `execute` on MCP 2026-07-28 should run detached so that an approval can be asked with
+ * `input_required`: the team's policy may ask, and the client declared elicitation.
+ */
+export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): boolean {
+  if (ctx.mcpEra !== "modern" || ctx.config.approvals === null) return false;
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  return asSpec("ClientCapabilities", envelope?.[CLIENT_CAPABILITIES_META_KEY])?.elicitation !== undefined;
+}
+
+/** Starts the execution detached; answers with its result, or `input_required` for its first question. */
+export async function executeByRoundTrip(ctx: RequestContext, input: ExecuteInput) {
+  const run = await startDetached(ctx, input);
+  return answer(ctx, run.runId, await run.first);
+}
+
+/**
+ * A retried `execute` carrying the answer to an approval: decides it at the desk, then waits for the
+ * run's next question or its result (no longer than the execution may still run).
+ */
+export async function resumeRoundTrip(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  extra: ServerContext,
+  state: RoundState,
+) {
+  if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
+  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, Answer);
+  await approvalDesk(ctx.env).decide(
+    state.approval,
+    { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
+    ctx.team,
+  );
+  const waitMs = executionTimeoutMs(input, ctx.config.limits) + 5_000;
+  const next = await runLog(ctx.env, state.run).next(ctx.team, state.approval, waitMs);
+  if (!next) {
+    return failure(
+      "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",
+    );
+  }
+  return answer(ctx, state.run, next);
+}
+
+async function answer(ctx: RequestContext, run: string, event: RunEvent) {
+  switch (event.kind) {
+    case "result":
+      return event.result as { content: []; isError?: boolean };
+    case "lost":
+      return failure(`${event.message}; run execute again`);
+    case "progress":
+      return failure("internal: a progress event is not an answer");
+    case "question": {
+      const codec = roundStateCodec(ctx.env);
+      const result: InputRequiredResult = inputRequired({
+        inputRequests: {
+          [INPUT_KEY]: inputRequired.elicit({
+            mode: "form",
+            message: questionText(event.question),
+            requestedSchema: REQUESTED_SCHEMA,
+          }),
+        },
+        requestState: await codec.mint({ run, approval: event.question.id }),
+      });
+      return result;
+    }
+  }
+}
+
+function failure(message: string) {
+  return { content: [{ type: "text" as const, text: message }], isError: true };
+}
