@@ -1,11 +1,13 @@
-import type {
-  ElicitRequest,
-  ElicitRequestFormParams,
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  RequestId,
+import {
+  type ElicitRequest,
+  type ElicitRequestFormParams,
+  inputRequired,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type RequestId,
 } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
 import { approvalDesk } from "../approvals/desk";
@@ -19,6 +21,19 @@ export interface ClientLink {
 }
 
 const APPROVAL_ID = /^apr_[0-9a-f]{24}$/;
+
+/** MCP 2026-07-28: the key of the approval question in `inputRequests` / `inputResponses`. */
+export const INPUT_KEY = "approval";
+export const APPROVAL_ANSWER = z.object({ approve: z.boolean(), remember: z.enum(REMEMBER).optional() });
+
+/** MCP 2026-07-28: the form that asks the person behind the client about one approval. */
+export function approvalRequest(question: ApprovalQuestion) {
+  return inputRequired.elicit({
+    mode: "form",
+    message: questionText(question),
+    requestedSchema: REQUESTED_SCHEMA,
+  });
+}
 
 /** The form a person fills in: approve (required) and how long to remember it. */
 export const REQUESTED_SCHEMA: ElicitRequestFormParams["requestedSchema"] = {

@@ -7,8 +7,6 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import { z } from "zod";
-import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { RunEvent } from "../../../durable-objects/runs/run-event";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import { approvalDesk } from "../approvals/desk";
@@ -17,8 +15,9 @@ import type { GatewayEnv } from "../env";
 import { executionTimeoutMs } from "../execution/limits";
 import { startDetached } from "../runs/detached";
 import { isRunId, runLog } from "../runs/run-log";
-import { questionText, REQUESTED_SCHEMA } from "./approval-questions";
+import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { asSpec } from "./spec";
+import { taskView } from "./tasks";
 
 /** What an `input_required` answer carries back (signed): the run, and the approval it asked about. */
 export interface RoundState {
@@ -26,8 +25,8 @@ export interface RoundState {
   approval: string;
 }
 
-const INPUT_KEY = "approval";
-const Answer = z.object({ approve: z.boolean(), remember: z.enum(REMEMBER).optional() });
+/** An execution that has not answered within this long becomes a task (clients that declared tasks). */
+const TASK_AFTER_MS = 1_000;
 
 const codecs = new Map<string, RequestStateCodec<RoundState>>();
 
@@ -59,10 +58,20 @@ export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): bool
   return asSpec("ClientCapabilities", envelope?.[CLIENT_CAPABILITIES_META_KEY])?.elicitation !== undefined;
 }
 
-/** Starts the execution detached; answers with its result, or `input_required` for its first question. */
-export async function executeByRoundTrip(ctx: RequestContext, input: ExecuteInput) {
+/**
+ * Starts the execution detached. Answers with its result, or `input_required` for its first
+ * question; for a client that declared the tasks extension, with a task when neither came within
+ * TASK_AFTER_MS (the execution goes on; `tasks/get` follows it).
+ */
+export async function executeDetached(ctx: RequestContext, input: ExecuteInput, asTask: boolean) {
   const run = await startDetached(ctx, input);
-  return answer(ctx, run.runId, await run.first);
+  const first = asTask
+    ? await Promise.race([run.first, new Promise<undefined>((r) => setTimeout(r, TASK_AFTER_MS))])
+    : await run.first;
+  if (first !== undefined) return answer(ctx, run.runId, first);
+  const status = await runLog(ctx.env, run.runId).status(ctx.team);
+  if (!status) return failure("internal: the run's log is missing");
+  return { resultType: "task", content: [], ...taskView(run.runId, status) };
 }
 
 /**
@@ -76,7 +85,7 @@ export async function resumeRoundTrip(
   state: RoundState,
 ) {
   if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
-  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, Answer);
+  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
   await approvalDesk(ctx.env).decide(
     state.approval,
     { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
@@ -103,13 +112,7 @@ async function answer(ctx: RequestContext, run: string, event: RunEvent) {
     case "question": {
       const codec = roundStateCodec(ctx.env);
       const result: InputRequiredResult = inputRequired({
-        inputRequests: {
-          [INPUT_KEY]: inputRequired.elicit({
-            mode: "form",
-            message: questionText(event.question),
-            requestedSchema: REQUESTED_SCHEMA,
-          }),
-        },
+        inputRequests: { [INPUT_KEY]: approvalRequest(event.question) },
         requestState: await codec.mint({ run, approval: event.question.id }),
       });
       return result;

@@ -7,6 +7,7 @@ import { registerLogLevel } from "./log-level";
 import { registerWorkspaceResources } from "./resources";
 import { roundStateCodec } from "./round-trip";
 import { attachSkillsExtension } from "./skills-extension";
+import { registerTasks } from "./tasks";
 import { registerDiscoveryTools } from "./tools/discovery";
 import { registerExecuteTool } from "./tools/execute";
 
@@ -36,6 +37,7 @@ export function createMcpServer(ctx: RequestContext, link: RequestLink): McpServ
   registerExecuteTool(server, ctx, link);
   registerLogLevel(server, ctx);
   registerDiscoveryTools(server, ctx);
+  if (ctx.mcpEra === "modern") registerTasks(server, ctx);
   registerWorkspaceResources(server, ctx);
   return server;
 }

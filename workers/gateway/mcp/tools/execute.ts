@@ -12,7 +12,8 @@ import { GatewayError } from "../../errors";
 import { executionTimeoutMs } from "../../execution/limits";
 import { type ExecutionChannel, execute } from "../../operations/execute";
 import { mcpChannel, type RequestLink } from "../execute-channel";
-import { asksByRoundTrip, executeByRoundTrip, type RoundState, resumeRoundTrip } from "../round-trip";
+import { asksByRoundTrip, executeDetached, type RoundState, resumeRoundTrip } from "../round-trip";
+import { clientDeclaresTasks, requestDeclaresTasks } from "../tasks";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
 \`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
@@ -75,14 +76,15 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
       title: "Execute code",
       description: DESCRIPTION,
       inputSchema: z.object(executeInputShape),
-      outputSchema: z.object(executeOutputShape),
+      ...(requestDeclaresTasks(ctx) ? {} : { outputSchema: z.object(executeOutputShape) }),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async (input, extra) => {
       if (ctx.mcpEra === "modern") {
         const state = extra.mcpReq.requestState<RoundState>();
         if (state !== undefined) return resumeRoundTrip(ctx, input, extra, state);
-        if (asksByRoundTrip(ctx, extra)) return executeByRoundTrip(ctx, input);
+        const asTask = clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined);
+        if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, asTask);
       }
       const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
       try {

@@ -1,0 +1,131 @@
+import {
+  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  type McpServer,
+  ProtocolError,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { RunStatus } from "../../../durable-objects/runs/run-event";
+import { approvalDesk } from "../approvals/desk";
+import type { RequestContext } from "../context/request-context";
+import { isRunId, runLog } from "../runs/run-log";
+import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
+import { asSpec } from "./spec";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+/** How long a task and its result stay readable after it ends (the run log keeps it that long). */
+export const TASK_TTL_MS = 3_600_000;
+const POLL_INTERVAL_MS = 500;
+const MISSING_CAPABILITY = -32021;
+
+const TaskId = z.object({ taskId: z.string().max(100) }).loose();
+const TaskUpdate = z
+  .object({ taskId: z.string().max(100), inputResponses: z.record(z.string(), z.unknown()) })
+  .loose();
+
+/** Whether this request's client declared the tasks extension (MCP 2026-07-28 `_meta` envelope). */
+export function clientDeclaresTasks(meta: Record<string, unknown> | undefined): boolean {
+  const extensions = asSpec("ClientCapabilities", meta?.[CLIENT_CAPABILITIES_META_KEY])?.extensions;
+  return extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+const RequestMeta = z.object({ params: z.object({ _meta: z.record(z.string(), z.unknown()) }) });
+
+/**
+ * Whether the request's client declared the tasks extension, read from the request's body: such a
+ * request's `execute` is listed and served without an output schema, since the SDK holds a tool that
+ * has one to a structured result, and a task's first answer has none (its result comes by tasks/get).
+ */
+export function requestDeclaresTasks(ctx: RequestContext): boolean {
+  if (ctx.mcpEra !== "modern" || !ctx.body?.ok) return false;
+  return clientDeclaresTasks(RequestMeta.safeParse(ctx.body.value).data?.params._meta);
+}
+
+/** A task's state as the tasks extension shows it (`tasks/get`, and the CreateTaskResult of tools/call). */
+export function taskView(runId: string, status: RunStatus) {
+  const last = status.last;
+  const state = status.cancelRequested && status.state !== "completed" ? "cancelled" : status.state;
+  const base = {
+    taskId: runId,
+    createdAt: new Date(status.createdAt).toISOString(),
+    lastUpdatedAt: new Date(last?.at ?? status.createdAt).toISOString(),
+    ttlMs: TASK_TTL_MS,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  };
+  switch (state) {
+    case "completed":
+      return {
+        ...base,
+        status: "completed" as const,
+        statusMessage: "done",
+        result: { resultType: "complete", ...(last?.kind === "result" ? last.result : {}) },
+      };
+    case "cancelled":
+      return { ...base, status: "cancelled" as const, statusMessage: "cancelled" };
+    case "lost":
+      return {
+        ...base,
+        status: "failed" as const,
+        statusMessage: last?.kind === "lost" ? last.message : "lost",
+        error: { code: -32603, message: last?.kind === "lost" ? last.message : "the execution was lost" },
+      };
+    case "input_required":
+      return {
+        ...base,
+        status: "input_required" as const,
+        statusMessage: "waiting for approval",
+        ...(last?.kind === "question"
+          ? { inputRequests: { [INPUT_KEY]: approvalRequest(last.question) } }
+          : {}),
+      };
+    default:
+      return {
+        ...base,
+        status: "working" as const,
+        ...(last?.kind === "progress" ? { statusMessage: last.message } : {}),
+      };
+  }
+}
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` of the tasks extension (2026-07-28) over the run
+ * logs of detached executions (runs/detached.ts): the task id is the run id; a task is the team's
+ * alone; an approval the run waits on shows as `input_required` and is answered by `tasks/update`.
+ */
+export function registerTasks(server: McpServer, ctx: RequestContext): void {
+  const low = server.server;
+  low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  const status = async (taskId: string, extra: ServerContext): Promise<RunStatus> => {
+    if (!clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined)) {
+      throw new ProtocolError(MISSING_CAPABILITY, "Missing required client capability", {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
+    }
+    const found: RunStatus | null = isRunId(taskId) ? await runLog(ctx.env, taskId).status(ctx.team) : null;
+    if (!found) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
+    return found;
+  };
+  low.setRequestHandler("tasks/get", { params: TaskId }, async ({ taskId }, extra) => ({
+    resultType: "complete",
+    ...taskView(taskId, await status(taskId, extra)),
+  }));
+  low.setRequestHandler("tasks/cancel", { params: TaskId }, async ({ taskId }, extra) => {
+    await status(taskId, extra);
+    await runLog(ctx.env, taskId).cancel(ctx.team);
+    return { resultType: "complete" };
+  });
+  low.setRequestHandler("tasks/update", { params: TaskUpdate }, async ({ taskId, inputResponses }, extra) => {
+    const { last } = await status(taskId, extra);
+    const answer = acceptedContent(inputResponses, INPUT_KEY, APPROVAL_ANSWER);
+    // Keys for a question no longer pending are ignored (the specification's rule for tasks/update).
+    if (last?.kind === "question" && inputResponses[INPUT_KEY] !== undefined) {
+      await approvalDesk(ctx.env).decide(
+        last.question.id,
+        { approve: answer?.approve === true, by: "client", remember: answer?.remember ?? "call" },
+        ctx.team,
+      );
+    }
+    return { resultType: "complete" };
+  });
+}
