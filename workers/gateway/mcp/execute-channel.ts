@@ -1,9 +1,13 @@
-import type { ServerContext, ServerNotification } from "@modelcontextprotocol/server";
+import {
+  LOG_LEVEL_META_KEY,
+  type ServerContext,
+  type ServerNotification,
+} from "@modelcontextprotocol/server";
 import type { RequestContext } from "../context/request-context";
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/execute";
 import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
-import { McpNotifier } from "./notifier";
+import { levelOf, McpNotifier } from "./notifier";
 
 /** What the tool handler needs of the request around it: its stream, and whether the client left. */
 export interface RequestLink extends ClientLink {
@@ -24,7 +28,9 @@ export function mcpChannel(
   timeoutMs: number,
 ): { channel: ExecutionChannel; close(): void } {
   const progressToken = extra.mcpReq._meta?.progressToken;
-  const logLevel = ctx.mcpSession?.logLevel;
+  // 2026-07-28: the level rides on each request (`_meta` envelope); 2025: logging/setLevel, kept by the session.
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  const logLevel = ctx.mcpSession?.logLevel ?? levelOf(envelope?.[LOG_LEVEL_META_KEY]);
   const notify = (n: ServerNotification) => extra.mcpReq.notify(n);
   const notifier =
     progressToken !== undefined || logLevel !== undefined

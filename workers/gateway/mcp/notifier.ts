@@ -22,6 +22,11 @@ const LEVEL_OF: Record<string, LoggingLevel> = {
   error: "error",
 };
 
+/** `value` as an MCP logging level, or undefined. */
+export function levelOf(value: unknown): LoggingLevel | undefined {
+  return LEVELS.find((level) => level === value);
+}
+
 export interface NotifierOptions {
   /** the execute's `_meta.progressToken`: progress notifications when set */
   progressToken?: ProgressToken | undefined;

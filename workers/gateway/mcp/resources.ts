@@ -1,4 +1,4 @@
-import { type McpServer, ProtocolError } from "@modelcontextprotocol/server";
+import { type McpServer, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { type FileInfo, pathProblem, type SessionCall } from "../../../shared/contract/session";
 import type { RequestContext } from "../context/request-context";
 import { textForClient } from "../sessions/client-text";
@@ -40,9 +40,9 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     ],
   }));
 
-  low.setRequestHandler("resources/list", async (request) => {
+  low.setRequestHandler("resources/list", async (request, extra) => {
     const offset = cursorOffset(request.params?.cursor);
-    const session = ctx.mcpSession?.id;
+    const session = resourceSession(ctx, extra);
     const files = session
       ? ((await workspaceCall(ctx, session, { op: "workspace.list" })) as FileInfo[])
       : [];
@@ -53,7 +53,7 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     };
   });
 
-  low.setRequestHandler("resources/read", async (request) => {
+  low.setRequestHandler("resources/read", async (request, extra) => {
     const { uri } = request.params;
     if (uri.startsWith("skill://")) return { contents: [await readSkill(ctx, uri)] };
     const path = pathOfUri(uri);
@@ -61,7 +61,7 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     if (path === undefined || problem !== undefined) {
       throw new ProtocolError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
     }
-    const id = ctx.mcpSession?.id;
+    const id = resourceSession(ctx, extra);
     if (!id) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
     const bytes = (await workspaceCall(ctx, id, { op: "workspace.read", path })) as Uint8Array;
     const contents = resourceContents(uri, path, bytes);
@@ -72,6 +72,16 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     }
     return { contents: [contents] };
   });
+}
+
+/**
+ * The session whose workspace the resources are: the MCP session (2025-era), or on MCP 2026-07-28,
+ * which has none, the one the request names in `_meta.sessionId` (an execute result's sessionId).
+ */
+function resourceSession(ctx: RequestContext, extra: ServerContext): string | undefined {
+  if (ctx.mcpSession) return ctx.mcpSession.id;
+  const named = extra.mcpReq._meta?.sessionId;
+  return ctx.mcpEra === "modern" && typeof named === "string" && named.length <= 100 ? named : undefined;
 }
 
 function fileResource(file: FileInfo) {

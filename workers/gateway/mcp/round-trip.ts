@@ -63,11 +63,18 @@ export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): bool
  * question; for a client that declared the tasks extension, with a task when neither came within
  * TASK_AFTER_MS (the execution goes on; `tasks/get` follows it).
  */
-export async function executeDetached(ctx: RequestContext, input: ExecuteInput, asTask: boolean) {
-  const run = await startDetached(ctx, input);
+export async function executeDetached(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  extra: ServerContext,
+  asTask: boolean,
+) {
+  const run = startDetached(ctx, input, extra.mcpReq.signal);
   const first = asTask
     ? await Promise.race([run.first, new Promise<undefined>((r) => setTimeout(r, TASK_AFTER_MS))])
     : await run.first;
+  if (first?.kind === "result") return first.result as { content: [] };
+  await run.handOff();
   if (first !== undefined) return answer(ctx, run.runId, first);
   const status = await runLog(ctx.env, run.runId).status(ctx.team);
   if (!status) return failure("internal: the run's log is missing");

@@ -84,7 +84,7 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
         const state = extra.mcpReq.requestState<RoundState>();
         if (state !== undefined) return resumeRoundTrip(ctx, input, extra, state);
         const asTask = clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined);
-        if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, asTask);
+        if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, extra, asTask);
       }
       const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
       try {
