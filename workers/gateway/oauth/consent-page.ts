@@ -85,7 +85,7 @@ export function consentPage(
 <tr><th scope="row">Access</th><td>Everything the API key you enter can do, as its team: search and call the team's tools, run code, use its sessions and skills. The app gets a token for an hour at a time, renewed for up to 30 days; revoking the key ends it at once.</td></tr>
 </tbody>
 </table></div>
-${d.redirectIsLoopback ? notice("error", "Access goes to an app on this computer: continue only if you just started connecting from it.") : ""}
+${d.redirectIsLoopback ? html`<p class="notice error" role="note"><strong>Warning:</strong> access goes to an app on this computer (any local program could be listening there): continue only if you just started connecting from it.</p>` : ""}
 <form method="post" action="${OAUTH_PATHS.authorize}" class="row">
 <input type="hidden" name="handle" value="${view.handle}">
 <input type="hidden" name="q" value="${view.query}">
