@@ -37,6 +37,7 @@ async function banner(url, key) {
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
   Inspector:    ${devCommand(port, "npm run inspect")}   (or: npx @modelcontextprotocol/inspector@0.21.2 --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list)
+  Web connector: paste ${mcp} as a custom connector, sign in with a team API key (docs/oauth.md)
   REST:         curl -s ${url}/v1/execute -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '{"code":"return 6 * 7"}'
 `);
 }

@@ -143,7 +143,9 @@ describe("HTTP surface", () => {
   it("refuses a missing key with 401 and a Bearer challenge", async () => {
     const res = await fetch(`${gatewayUrl()}/v1/execute`, { method: "POST", body: "{}" });
     expect(res.status).toBe(401);
-    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="mcp"');
+    expect(res.headers.get("WWW-Authenticate")).toBe(
+      `Bearer realm="mcp", resource_metadata="${gatewayUrl()}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it("answers 404 for a session after DELETE (transports: session management, rule 4 and 5)", async () => {

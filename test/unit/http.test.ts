@@ -29,11 +29,11 @@ describe("request ids and errors", () => {
     expect((await request("/live")).headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("answers unknown routes and /.well-known/* with JSON 404", async () => {
+  it("answers unknown routes and other /.well-known/* paths with JSON 404", async () => {
     for (const path of [
       "/nope",
-      "/.well-known/oauth-protected-resource",
-      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+      "/.well-known/oauth-protected-resource/mcp",
     ]) {
       const res = await request(path);
       expect(res.status).toBe(404);
@@ -54,7 +54,9 @@ describe("API key", () => {
       body: "{}",
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="mcp"');
+    expect(res.headers.get("WWW-Authenticate")).toBe(
+      'Bearer realm="mcp", resource_metadata="http://localhost/.well-known/oauth-protected-resource"',
+    );
     expect(await res.json()).toMatchObject({ error: { code: "unauthorized" } });
   });
 

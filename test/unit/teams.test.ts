@@ -71,7 +71,9 @@ describe("admin API", () => {
     expect((await admin("DELETE", `/keys/${id}`)).status).toBe(204);
     const after = await run(key, "return 1");
     expect(after.status).toBe(401);
-    expect(after.headers.get("WWW-Authenticate")).toBe('Bearer realm="mcp"');
+    expect(after.headers.get("WWW-Authenticate")).toBe(
+      'Bearer realm="mcp", resource_metadata="http://localhost/.well-known/oauth-protected-resource"',
+    );
   });
 
   it("deleting a team revokes its keys", async () => {

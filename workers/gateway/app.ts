@@ -5,6 +5,7 @@ import type { AppEnv } from "./env";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
 import { requestLog } from "./http/request-log";
+import { oauthRoutes } from "./oauth";
 import { adminRoutes } from "./routes/admin";
 import { approvePageRoutes } from "./routes/approve-page";
 import { auditRoutes } from "./routes/audit";
@@ -36,13 +37,7 @@ export function createApp(): Hono<AppEnv> {
   app.route("/admin", adminRoutes);
   app.route("/approve", approvePageRoutes);
   app.route("/dashboard", dashboardRoutes);
-  app.all("/.well-known/*", () => {
-    throw new HttpError(
-      404,
-      "not_found",
-      "No metadata is served here (this server authenticates with API keys)",
-    );
-  });
+  app.route("/", oauthRoutes);
 
   app.notFound((c) =>
     toErrorResponse(new HttpError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`), c),

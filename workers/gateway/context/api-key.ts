@@ -1,9 +1,8 @@
 import type { GatewayEnv } from "../env";
 import { HttpError } from "../http/errors";
+import { bearerChallenge, isOAuthToken, oauthIdentity } from "../oauth/tokens";
 import { DEFAULT_TEAM } from "../teams/schema";
 import { TeamStore } from "../teams/store";
-
-const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="mcp"' };
 
 /** The key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
 export function presentedKey(headers: Headers): string | undefined {
@@ -36,32 +35,49 @@ export interface ApiKey {
 
 /**
  * The key every /mcp and /v1/* request carries: a team's key (looked up by its SHA-256 in KV) or,
- * for local development and tests, DEV_API_KEY (team `default`). Missing or unknown: 401.
+ * for local development and tests, DEV_API_KEY (team `default`). With `requestUrl` (the request's
+ * own URL) an OAuth access token is accepted as well, as the key that granted it (oauth/tokens.ts),
+ * and a 401 names the protected resource metadata. Missing or unknown: 401.
  */
 export async function authenticate(
   env: GatewayEnv,
   devApiKey: string | undefined,
   headers: Headers,
   waitUntil: (promise: Promise<unknown>) => void,
+  requestUrl?: string,
 ): Promise<ApiKey> {
+  const challenge = (error?: "invalid_token") => ({ "WWW-Authenticate": bearerChallenge(requestUrl, error) });
   const key = presentedKey(headers);
   if (key === undefined) {
     throw new HttpError(
       401,
       "unauthorized",
       "An API key is required: send Authorization: Bearer <key> or X-API-Key",
-      CHALLENGE,
+      challenge(),
     );
   }
   if (devApiKey !== undefined && (await sameSecret(key, devApiKey)))
     return { team: DEFAULT_TEAM, keyId: "dev" };
   const teams = new TeamStore(env.TEAMS);
-  const record = await teams.findKey(key);
-  if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", CHALLENGE);
-  const last = touched.get(record.id) ?? 0;
-  if (Date.now() - last > TOUCH_EVERY_MS) {
-    touched.set(record.id, Date.now());
-    waitUntil(teams.touchKey(record.id));
+  let found: ApiKey | null;
+  if (requestUrl !== undefined && isOAuthToken(key)) {
+    found = await oauthIdentity(env, requestUrl, key);
+    if (!found)
+      throw new HttpError(
+        401,
+        "unauthorized",
+        "The access token is not valid (expired, revoked, or its API key was revoked): authorize again",
+        challenge("invalid_token"),
+      );
+  } else {
+    const record = await teams.findKey(key);
+    if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", challenge());
+    found = { team: record.team, keyId: record.id };
   }
-  return { team: record.team, keyId: record.id };
+  const last = touched.get(found.keyId) ?? 0;
+  if (found.keyId !== "dev" && Date.now() - last > TOUCH_EVERY_MS) {
+    touched.set(found.keyId, Date.now());
+    waitUntil(teams.touchKey(found.keyId));
+  }
+  return found;
 }

@@ -25,7 +25,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const waitUntil = (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
   const deployment = requireConfig(c);
   const { team, keyId } = await timed(clock, "auth", () =>
-    authenticate(c.env, deployment.devApiKey, c.req.raw.headers, waitUntil),
+    authenticate(c.env, deployment.devApiKey, c.req.raw.headers, waitUntil, c.req.url),
   );
   const teamRecord = await timed(clock, "scope", () => loadTeam(c.env, team));
   const config = withTeamLimits(deployment, teamRecord);

@@ -28,7 +28,10 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
  * gateway's own pages are exempt, posting to themselves: every post of the approval page
  * (`/approve/*`) carries the team's API key in its body, and every post of the dashboard
  * (`/dashboard/*`) a SameSite=Strict session cookie and its CSRF token (dashboard/index.ts), which a
- * rebound or foreign page does not have.
+ * rebound or foreign page does not have. So are the OAuth endpoints (`/oauth/*`, `/.well-known/*`):
+ * metadata, registration and token requests carry no ambient credential and are made cross-origin by
+ * design, and the consent page's post checks its Origin itself and carries a browser-bound,
+ * single-use handle (oauth/authorize.ts).
  */
 export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header("Origin");
@@ -37,6 +40,8 @@ export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
     !c.req.path.startsWith("/approve/") &&
     c.req.path !== "/dashboard" &&
     !c.req.path.startsWith("/dashboard/") &&
+    !c.req.path.startsWith("/oauth/") &&
+    !c.req.path.startsWith("/.well-known/") &&
     !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
   ) {
     throw new HttpError(

@@ -7,6 +7,7 @@ import { sameSecret } from "../context/api-key";
 import type { AppEnv } from "../env";
 import { parseBody, readJson } from "../http/body";
 import { HttpError } from "../http/errors";
+import { revokeGrantsOfKey } from "../oauth";
 import { globWarnings } from "../teams/glob-check";
 import { withTeamLimits } from "../teams/resolve";
 import { DEFAULT_TEAM, KeyInput, TEAM_NAME, TeamInput, type TeamRecord } from "../teams/schema";
@@ -108,9 +109,12 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(record);
   })
   .delete("/teams/:team", async (c) => {
-    if (!(await store(c.env).deleteTeam(teamName(c.req.param("team"))))) {
-      throw new HttpError(404, "not_found", `No team "${c.req.param("team")}"`);
-    }
+    const team = teamName(c.req.param("team"));
+    const keys = await store(c.env).listKeys(team);
+    const deleted = await store(c.env).deleteTeam(team);
+    // The keys are gone (their OAuth tokens are refused from now on); then their grants go too.
+    for (const key of keys) await revokeGrantsOfKey(c.env, key.id);
+    if (!deleted) throw new HttpError(404, "not_found", `No team "${c.req.param("team")}"`);
     return c.body(null, 204);
   })
   .post("/teams/:team/keys", async (c) => {
@@ -176,7 +180,9 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ id, ...decision });
   })
   .delete("/keys/:id", async (c) => {
-    if (!(await store(c.env).revokeKey(c.req.param("id"))))
-      throw new HttpError(404, "not_found", `No key "${c.req.param("id")}"`);
+    const id = c.req.param("id");
+    if (!(await store(c.env).revokeKey(id))) throw new HttpError(404, "not_found", `No key "${id}"`);
+    // The key is gone (its OAuth tokens are refused from now on); then its grants go too.
+    if (/^key_[0-9a-f]{16}$/.test(id)) await revokeGrantsOfKey(c.env, id);
     return c.body(null, 204);
   });

@@ -63,6 +63,12 @@ export class TeamStore {
     return parsed.success ? parsed.data : null;
   }
 
+  /** The key's record by id (what an OAuth grant names), or null once it is revoked. */
+  async getKeyById(id: string): Promise<KeyRecord | null> {
+    const parsed = KeyRecord.safeParse(await this.kv.get(`keyid:v1:${id}`, "json"));
+    return parsed.success ? parsed.data : null;
+  }
+
   async listKeys(team: string): Promise<KeyRecord[]> {
     const listed = await this.kv.list({ prefix: `teamkey:v1:${team}:` });
     const records = await Promise.all(
@@ -74,9 +80,8 @@ export class TeamStore {
   }
 
   async revokeKey(id: string): Promise<boolean> {
-    const parsed = KeyRecord.safeParse(await this.kv.get(`keyid:v1:${id}`, "json"));
-    if (!parsed.success) return false;
-    const record = parsed.data;
+    const record = await this.getKeyById(id);
+    if (!record) return false;
     await Promise.all([
       this.kv.delete(`apikey:v1:${record.hash}`),
       this.kv.delete(`keyid:v1:${id}`),

@@ -1,0 +1,113 @@
+import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
+import type { Context } from "hono";
+import { html } from "hono/html";
+import { type Html, notice, PAGE_HEADERS } from "../dashboard/layout";
+import type { AppEnv } from "../env";
+import { OAUTH_PATHS } from "./server";
+
+/** What the consent form needs: the client's facts, the transaction's handle, the request to re-show. */
+export interface ConsentView {
+  details: ConsentDescription;
+  /** `beginConsent()`'s handle: single use, bound to this browser by a cookie (the form's CSRF token) */
+  handle: string;
+  /** the authorization request's query, to show the form again after a wrong key */
+  query: string;
+  error?: string;
+}
+
+/**
+ * The dashboard's headers (no inline script or style, no framing, nothing cached, same-origin
+ * referrer), with `form-action` also allowing the client's redirect URI: a form post answered by a
+ * redirect elsewhere is checked against `form-action` too, so 'self' alone would stop the code on
+ * its way to the client.
+ */
+function headers(redirectUri: string | undefined): Record<string, string> {
+  let target = "";
+  if (redirectUri) {
+    const origin = new URL(redirectUri).origin;
+    if (/^https?:\/\/[^\s;,']+$/.test(origin)) target = ` ${origin}`;
+  }
+  return {
+    ...PAGE_HEADERS,
+    "Content-Security-Policy": `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+/** A whole page; every interpolated value is escaped by `html` (client names and URIs are the client's own). */
+async function document(
+  c: Context<AppEnv>,
+  title: string,
+  body: Html,
+  status: 200 | 400 | 401 | 403 | 404 | 503,
+  extra: {
+    redirectUri?: string;
+    headers?: Headers;
+  },
+) {
+  const content = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · MCP gateway</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css">
+</head>
+<body>
+<header><span class="brand">MCP gateway</span></header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+  const res = await c.html(content, status, headers(extra.redirectUri));
+  extra.headers?.forEach((value, name) => {
+    if (name.toLowerCase() === "set-cookie") res.headers.append(name, value);
+  });
+  return res;
+}
+
+/** The consent page: who asks, where access goes, what it means, and the team API key to sign in with. */
+export function consentPage(
+  c: Context<AppEnv>,
+  view: ConsentView,
+  status: 200 | 401 = 200,
+  extraHeaders?: Headers,
+) {
+  const d = view.details;
+  const body = html`${view.error ? notice("error", view.error) : ""}
+<p><strong>${d.clientName}</strong> asks to use this gateway's MCP server as your team.</p>
+<div class="scroll"><table>
+<caption>What you grant</caption>
+<tbody>
+<tr><th scope="row">App</th><td>${d.clientName} <span class="muted">(the name the app registered itself with; it is not verified)</span></td></tr>
+<tr><th scope="row">Access goes to</th><td><code>${d.redirectHost}</code> <span class="muted">(${d.redirectUri})</span></td></tr>
+<tr><th scope="row">Access</th><td>Everything the API key you enter can do, as its team: search and call the team's tools, run code, use its sessions and skills. The app gets a token for an hour at a time, renewed for up to 30 days; revoking the key ends it at once.</td></tr>
+</tbody>
+</table></div>
+${d.redirectIsLoopback ? html`<p class="notice error" role="note"><strong>Warning:</strong> access goes to an app on this computer (any local program could be listening there): continue only if you just started connecting from it.</p>` : ""}
+<form method="post" action="${OAUTH_PATHS.authorize}" class="row">
+<input type="hidden" name="handle" value="${view.handle}">
+<input type="hidden" name="q" value="${view.query}">
+<label>Team API key <input type="password" name="key" autocomplete="off" maxlength="1000" autofocus></label>
+<button type="submit" name="decision" value="allow">Allow</button>
+<button type="submit" name="decision" value="deny" class="danger">Deny</button>
+</form>
+<p class="muted">The key is checked here and never given to the app: the app receives its own token, which acts as the key's team. An operator makes keys (<code>npm run admin -- keys create &lt;team&gt; --name &lt;name&gt;</code> or the dashboard).</p>`;
+  return document(c, `Connect ${d.clientName}`, body, status, {
+    redirectUri: d.redirectUri,
+    ...(extraHeaders ? { headers: extraHeaders } : {}),
+  });
+}
+
+/** A page that can only say what went wrong (the request is not one to redirect back to). */
+export function problemPage(c: Context<AppEnv>, message: string, status: 400 | 403 | 404 | 503) {
+  return document(
+    c,
+    "Cannot connect",
+    html`${notice("error", message)}
+<p>Go back to the app and connect again.</p>`,
+    status,
+    {},
+  );
+}
