@@ -15,6 +15,7 @@ import {
   eraAfterConnect,
   httpStatus,
   isFallbackStatus,
+  isRefused,
   isSessionGone,
   mayBeStaleEra,
   planConnect,
@@ -154,7 +155,7 @@ async function finish<T>(
  * no handshake once its era is known (the kept discover result); a 2025-era one lends a pooled
  * session when there is one, else initializes. Retried once, when nothing reached the tool:
  * - a remembered era whose connect fails (e.g. `initialize` refused) is forgotten and found afresh;
- * - a pooled session the upstream no longer knows (404) drops the server's pool;
+ * - a pooled session the upstream refuses at the HTTP level (404: it forgot it) drops the pool;
  * - a remembered 2026 era whose request is refused is re-probed, and the work repeated only if the
  *   server now speaks another era (a 2026 server that refused a call keeps its answer).
  */
@@ -176,8 +177,11 @@ export async function withUpstream<T>(
   try {
     return await finish(server, lease, work);
   } catch (err) {
-    if (lease.reused && isSessionGone(err)) {
+    if (lease.reused && isRefused(err)) {
+      // 404: the upstream restarted, its other pooled sessions are gone too; another 4xx: it may
+      // no longer speak 2025 at all.
       idle.delete(id);
+      if (!isSessionGone(err)) eras.forget(id);
       return finish(server, await open(server, planConnect(server.transport, eras.get(id)), timeoutMs), work);
     }
     if (plan.via !== "streamable" || plan.prior?.kind !== "modern" || !mayBeStaleEra(err)) throw err;

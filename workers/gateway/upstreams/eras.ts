@@ -115,6 +115,12 @@ export function isSessionGone(err: unknown): boolean {
   return httpStatus(err) === 404;
 }
 
+/** The upstream refused the request at the HTTP level (a 4xx other than an auth wall): nothing ran. */
+export function isRefused(err: unknown): boolean {
+  const status = httpStatus(err);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
+}
+
 /**
  * A failure that may mean a remembered verdict is out of date (the server was replaced by one of
  * another era): a 4xx other than an auth wall, or a JSON-RPC error (a 2025 sessionful server
@@ -123,9 +129,7 @@ export function isSessionGone(err: unknown): boolean {
  * nothing about the era.
  */
 export function mayBeStaleEra(err: unknown): boolean {
-  const status = httpStatus(err);
-  if (status !== undefined) return status >= 400 && status < 500 && status !== 401 && status !== 403;
-  return err instanceof ProtocolError;
+  return isRefused(err) || err instanceof ProtocolError;
 }
 
 /** What the isolate should remember after a connection established `era` over `via`. */
