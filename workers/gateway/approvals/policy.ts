@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations } from "@modelcontextprotocol/client";
 import { globMatcher } from "../teams/policy";
 import type { TeamInput } from "../teams/schema";
 

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { MAX_ERROR_MESSAGE_CHARS } from "../../../shared/contract/caps";
 import { type CatalogTool, jsIdentifier } from "../../../shared/contract/tools";
 import { closeMatches } from "../discovery/search";
@@ -102,7 +102,10 @@ export function findTool(catalog: Catalog, qualifiedName: string): CatalogTool {
 /** How one call goes out: its deadline, what may stop it, what must allow it first. */
 export interface CallOptions {
   timeoutMs: number;
-  /** aborts the upstream call (the upstream gets notifications/cancelled) */
+  /**
+   * aborts the upstream call: a 2025-era upstream gets notifications/cancelled, a 2026-07-28 one
+   * sees the request's response stream closed (its cancellation signal)
+   */
   signal?: AbortSignal | undefined;
   /** runs after validation, before the upstream sees anything: throws to refuse (approvals) */
   allow?: ((tool: CatalogTool, input: unknown) => Promise<void>) | undefined;
@@ -138,16 +141,16 @@ export async function callTool(
   await allow?.(tool, input);
   let result: CallToolResult;
   try {
-    result = (await withDeadline(
+    result = await withDeadline(
       withUpstream(server, timeoutMs, (client) =>
-        client.callTool({ name: tool.name, arguments: input as Record<string, unknown> }, undefined, {
-          timeout: timeoutMs,
-          ...(signal ? { signal } : {}),
-        }),
+        client.callTool(
+          { name: tool.name, arguments: input as Record<string, unknown> },
+          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+        ),
       ),
       timeoutMs,
       `timed out after ${timeoutMs} ms`,
-    )) as CallToolResult;
+    );
   } catch (err) {
     if (signal?.aborted) {
       throw new ToolCallError(

@@ -1,13 +1,25 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
+  Client,
+  type FetchLike,
+  LATEST_PROTOCOL_VERSION,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+} from "@modelcontextprotocol/client";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { VERSION } from "../version";
 import type { UpstreamServer } from "./config";
+import {
+  type ConnectPlan,
+  type Era,
+  EraMemory,
+  eraAfterConnect,
+  httpStatus,
+  isFallbackStatus,
+  isRefused,
+  isSessionGone,
+  mayBeStaleEra,
+  planConnect,
+} from "./eras";
 
 interface Remembered {
   sessionId: string;
@@ -15,17 +27,16 @@ interface Remembered {
 }
 
 /**
- * Idle upstream sessions this isolate opened, by server + config. Only ids are kept (I/O objects may
- * not cross requests in Workers): the next call builds a transport with the id and skips initialize.
- * A session is lent to one call at a time: each new client numbers its JSON-RPC requests from 0, so
- * two concurrent clients on one session would collide on request ids.
+ * Idle sessions of legacy (2025-era, sessionful) upstreams this isolate opened, by server + config.
+ * Only ids are kept (I/O objects may not cross requests in Workers): the next call builds a
+ * transport with the id and skips initialize. A session is lent to one call at a time: each new
+ * client numbers its JSON-RPC requests from 0, so two concurrent clients on one session would
+ * collide on request ids. A 2026-07-28 upstream has no sessions, so nothing of it is pooled.
  */
 const idle = new Map<string, Remembered[]>();
 const MAX_IDLE_PER_SERVER = 8;
-/** Servers that answered streamable HTTP with 4xx and spoke legacy SSE instead. */
-const legacySse = new Set<string>();
-
-type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+/** Which era each server speaks (2026 with its discover result, 2025, or legacy SSE only). */
+const eras = new EraMemory();
 
 function fetcherFor(server: UpstreamServer): FetchLike {
   const { service } = server;
@@ -33,11 +44,11 @@ function fetcherFor(server: UpstreamServer): FetchLike {
   return (url, init) => fetch(url, init);
 }
 
-function streamable(server: UpstreamServer, sessionId?: string): StreamableHTTPClientTransport {
+function streamable(server: UpstreamServer, session?: Remembered): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     fetch: fetcherFor(server),
-    ...(sessionId ? { sessionId } : {}),
+    ...(session ? { sessionId: session.sessionId, protocolVersion: session.protocolVersion } : {}),
     reconnectionOptions: {
       maxRetries: 0,
       initialReconnectionDelay: 1000,
@@ -48,23 +59,28 @@ function streamable(server: UpstreamServer, sessionId?: string): StreamableHTTPC
 }
 
 function sse(server: UpstreamServer): SSEClientTransport {
+  const fetcher = fetcherFor(server);
   return new SSEClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     eventSourceInit: {
       fetch: (url, init) =>
-        fetcherFor(server)(url, {
+        fetcher(url, {
           ...init,
           headers: { ...server.headers, ...(init?.headers as Record<string, string>) },
         }),
     },
-    fetch: fetcherFor(server),
+    fetch: fetcher,
   });
 }
 
+/**
+ * A client that probes with `server/discover` and speaks 2026-07-28 to a server that answers it,
+ * else falls back to `initialize` (2025-11-25 and older) on the same connection.
+ */
 function newClient(): Client {
   return new Client(
     { name: "code-mcp-gateway", version: VERSION },
-    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator(), versionNegotiation: { mode: "auto" } },
   );
 }
 
@@ -72,46 +88,45 @@ const key = (server: UpstreamServer) => `${server.name}:${server.configHash}`;
 
 interface Lease {
   client: Client;
+  /** the legacy session this call holds, to pool after it */
   session?: Remembered;
   /** the session came from the idle pool (so the upstream may have forgotten it) */
   reused: boolean;
 }
 
-async function connect(server: UpstreamServer, timeoutMs: number): Promise<Lease> {
+/** Connects as `plan` says and records the era the connection established. */
+async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number): Promise<Lease> {
   const id = key(server);
-  const useSse = server.transport === "sse" || (server.transport === "auto" && legacySse.has(id));
-  if (useSse) {
+  if (plan.via === "sse") {
     const client = newClient();
-    await client.connect(sse(server), { timeout: timeoutMs });
+    // HTTP+SSE is a 2024-11-05 transport: nothing there speaks 2026, so no probe.
+    await client.connect(sse(server), { timeout: timeoutMs, prior: { kind: "legacy" } });
+    if (server.transport === "auto" && !plan.remembered) eras.set(id, { kind: "legacy-sse" });
     return { client, reused: false };
   }
-  const remembered = idle.get(id)?.pop();
-  if (remembered) {
-    const transport = streamable(server, remembered.sessionId);
-    transport.setProtocolVersion(remembered.protocolVersion);
+  const pooled = plan.pooled ? idle.get(id)?.pop() : undefined;
+  if (pooled) {
     const client = newClient();
-    await client.connect(transport, { timeout: timeoutMs });
-    return { client, session: remembered, reused: true };
+    // With a session id the client skips initialize (and the probe): no round trip here.
+    await client.connect(streamable(server, pooled), { timeout: timeoutMs, prior: { kind: "legacy" } });
+    return { client, session: pooled, reused: true };
   }
   const transport = streamable(server);
   const client = newClient();
   try {
-    await client.connect(transport, { timeout: timeoutMs });
+    await client.connect(transport, { timeout: timeoutMs, ...(plan.prior ? { prior: plan.prior } : {}) });
   } catch (err) {
-    if (server.transport === "auto" && err instanceof StreamableHTTPError && isFallbackStatus(err.code)) {
-      const legacy = newClient();
-      await legacy.connect(sse(server), { timeout: timeoutMs });
-      legacySse.add(id);
-      return { client: legacy, reused: false };
-    }
-    throw err;
+    // Streamable HTTP refused (the probe and initialize both 4xx): the server may speak only SSE.
+    if (server.transport !== "auto" || plan.prior || !isFallbackStatus(httpStatus(err))) throw err;
+    return open(server, { via: "sse", remembered: false }, timeoutMs);
   }
-  if (!transport.sessionId) return { client, reused: false };
-  const session = {
-    sessionId: transport.sessionId,
-    protocolVersion: transport.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-  };
-  return { client, session, reused: false };
+  const era = client.getProtocolEra();
+  // Only a probe teaches anything: a verdict used as `prior` keeps its age, so it is re-checked.
+  const learned = plan.prior ? undefined : eraAfterConnect("streamable", era, client.getDiscoverResult());
+  if (learned) eras.set(id, learned);
+  if (era !== "legacy" || !transport.sessionId) return { client, reused: false };
+  const protocolVersion = client.getNegotiatedProtocolVersion() ?? LATEST_PROTOCOL_VERSION;
+  return { client, session: { sessionId: transport.sessionId, protocolVersion }, reused: false };
 }
 
 function release(server: UpstreamServer, session: Remembered): void {
@@ -120,29 +135,13 @@ function release(server: UpstreamServer, session: Remembered): void {
   idle.set(key(server), pool);
 }
 
-function isFallbackStatus(code: number | undefined): boolean {
-  return code === 404 || code === 405 || code === 400;
-}
-
-/**
- * Runs `work` with a connected client and closes it after; its session goes back to the idle pool.
- * A reused session the upstream no longer knows (404) is dropped and the work retried once on a
- * fresh one.
- */
-export async function withUpstream<T>(
+/** Runs `work` on the lease and closes it after; a legacy session goes back to the idle pool. */
+async function finish<T>(
   server: UpstreamServer,
-  timeoutMs: number,
+  lease: Lease,
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
-  let lease = await connect(server, timeoutMs);
   try {
-    const result = await work(lease.client);
-    if (lease.session) release(server, lease.session);
-    return result;
-  } catch (err) {
-    if (!lease.reused || !(err instanceof StreamableHTTPError) || err.code !== 404) throw err;
-    await lease.client.close().catch(() => {});
-    lease = await connect(server, timeoutMs);
     const result = await work(lease.client);
     if (lease.session) release(server, lease.session);
     return result;
@@ -151,7 +150,65 @@ export async function withUpstream<T>(
   }
 }
 
+/**
+ * Runs `work` with a connected client and closes it after. A 2026-07-28 upstream is reached with
+ * no handshake once its era is known (the kept discover result); a 2025-era one lends a pooled
+ * session when there is one, else initializes. Retried once, when nothing reached the tool:
+ * - a remembered era whose connect fails (e.g. `initialize` refused) is forgotten and found afresh;
+ * - a pooled session the upstream refuses at the HTTP level (404: it forgot it) drops the pool;
+ * - a remembered 2026 era whose request is refused is re-probed, and the work repeated only if the
+ *   server now speaks another era (a 2026 server that refused a call keeps its answer).
+ */
+export async function withUpstream<T>(
+  server: UpstreamServer,
+  timeoutMs: number,
+  work: (client: Client) => Promise<T>,
+): Promise<T> {
+  const id = key(server);
+  const plan = planConnect(server.transport, eras.get(id));
+  let lease: Lease;
+  try {
+    lease = await open(server, plan, timeoutMs);
+  } catch (err) {
+    if (!plan.remembered || !mayBeStaleEra(err)) throw err;
+    eras.forget(id);
+    return finish(server, await open(server, planConnect(server.transport, undefined), timeoutMs), work);
+  }
+  try {
+    return await finish(server, lease, work);
+  } catch (err) {
+    if (lease.reused && isRefused(err)) {
+      // 404: the upstream restarted, its other pooled sessions are gone too; another 4xx: it may
+      // no longer speak 2025 at all.
+      idle.delete(id);
+      if (!isSessionGone(err)) eras.forget(id);
+      return finish(server, await open(server, planConnect(server.transport, eras.get(id)), timeoutMs), work);
+    }
+    if (plan.via !== "streamable" || plan.prior?.kind !== "modern" || !mayBeStaleEra(err)) throw err;
+    eras.forget(id);
+    const fresh = await open(server, planConnect(server.transport, undefined), timeoutMs).catch(
+      () => undefined,
+    );
+    if (!fresh) throw err;
+    if (fresh.client.getProtocolEra() === "modern") {
+      await fresh.client.close().catch(() => {});
+      throw err;
+    }
+    return finish(server, fresh, work);
+  }
+}
+
+/** The era this isolate remembers for a server (tests, diagnostics). */
+export function knownEra(server: UpstreamServer): Era | undefined {
+  return eras.get(key(server));
+}
+
+/** Idle legacy sessions pooled for a server (tests, diagnostics). */
+export function idleSessions(server: UpstreamServer): number {
+  return idle.get(key(server))?.length ?? 0;
+}
+
 export function forgetSessions(): void {
   idle.clear();
-  legacySse.clear();
+  eras.clear();
 }

@@ -12,7 +12,12 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
       const tools: UpstreamTool[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const res = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+        // One page per request, as the server pages: the SDK's listTools() would walk all pages
+        // itself, and answers [] on a pooled session (whose capabilities it never saw).
+        const res = await client.request(
+          { method: "tools/list", params: cursor ? { cursor } : {} },
+          { timeout: timeoutMs },
+        );
         for (const tool of res.tools) {
           const parsed = UpstreamTool.safeParse(tool);
           if (parsed.success) tools.push(parsed.data);
