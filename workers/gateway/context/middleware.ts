@@ -90,6 +90,7 @@ async function mcpEraOf(
   body: JsonBody | undefined,
 ): Promise<"modern" | "legacy" | undefined> {
   if (c.req.path !== "/mcp" || c.req.method !== "POST" || !body?.ok) return undefined;
+  if (Array.isArray(body.value)) return "legacy"; // batches, empty ones too: 2026-07-28 has none
   return (await isLegacyRequest(c.req.raw, body.value)) ? "legacy" : "modern";
 }
 
