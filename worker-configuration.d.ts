@@ -48,7 +48,7 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
-		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunLog>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 	interface Env {
@@ -94,7 +94,7 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
-		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunLog>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 }

@@ -5,7 +5,7 @@ export {
   AuditLog,
   default,
   RateLimiter,
-  RunLog,
+  RunHost,
   SessionObject,
   SkillIndex,
 } from "../../workers/gateway/index";

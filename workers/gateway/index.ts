@@ -3,9 +3,9 @@ import { createApp } from "./app";
 export { ApprovalDesk } from "../../durable-objects/approvals/approval-desk";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
 export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
-export { RunLog } from "../../durable-objects/runs/run-log";
 export { SessionObject } from "../../durable-objects/session/session-object";
 export { SkillIndex } from "../../durable-objects/skills/skill-index";
+export { RunHost } from "./runs/run-host";
 
 const app = createApp();
 

@@ -7,14 +7,12 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { RunEvent } from "../../../durable-objects/runs/run-event";
+import type { RunEvent, RunStatus } from "../../../durable-objects/runs/run-event";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
-import { executionTimeoutMs } from "../execution/limits";
-import { startDetached } from "../runs/detached";
-import { isRunId, runLog } from "../runs/run-log";
+import { isRunId, newRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { asSpec } from "./spec";
 import { taskView } from "./tasks";
@@ -69,28 +67,29 @@ export async function executeDetached(
   extra: ServerContext,
   asTask: boolean,
 ) {
-  const run = startDetached(ctx, input, extra.mcpReq.signal);
-  const first = asTask
-    ? await Promise.race([run.first, new Promise<undefined>((r) => setTimeout(r, TASK_AFTER_MS))])
-    : await run.first;
-  if (first?.kind === "result") return first.result as { content: [] };
-  await run.handOff();
-  if (first !== undefined) return answer(ctx, run.runId, first);
-  const status = await runLog(ctx.env, run.runId).status(ctx.team);
+  const runId = newRunId();
+  const host = runHost(ctx.env, runId);
+  const { team, teamRecord, keyId, requestId } = ctx;
+  // The client gave up before the first answer: the run stops (afterwards, only tasks/cancel stops it).
+  const onAbort = () => void host.cancel(team).catch(() => {});
+  extra.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
+  let first: RunEvent | null;
+  try {
+    first = await host.start({ team, teamRecord, keyId, requestId }, input, asTask ? TASK_AFTER_MS : null);
+  } finally {
+    extra.mcpReq.signal.removeEventListener("abort", onAbort);
+  }
+  if (first) return answer(ctx, runId, first);
+  const status: RunStatus | null = await host.status(team);
   if (!status) return failure("internal: the run's log is missing");
-  return { resultType: "task", content: [], ...taskView(run.runId, status) };
+  return { resultType: "task", content: [], ...taskView(runId, status) };
 }
 
 /**
  * A retried `execute` carrying the answer to an approval: decides it at the desk, then waits for the
  * run's next question or its result (no longer than the execution may still run).
  */
-export async function resumeRoundTrip(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  extra: ServerContext,
-  state: RoundState,
-) {
+export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext, state: RoundState) {
   if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
   const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
   await approvalDesk(ctx.env).decide(
@@ -98,8 +97,7 @@ export async function resumeRoundTrip(
     { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
     ctx.team,
   );
-  const waitMs = executionTimeoutMs(input, ctx.config.limits) + 5_000;
-  const next = await runLog(ctx.env, state.run).next(ctx.team, state.approval, waitMs);
+  const next = await runHost(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
       "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { RunStatus } from "../../../durable-objects/runs/run-event";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../context/request-context";
-import { isRunId, runLog } from "../runs/run-log";
+import { isRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { asSpec } from "./spec";
 
@@ -89,8 +89,8 @@ export function taskView(runId: string, status: RunStatus) {
 }
 
 /**
- * `tasks/get`, `tasks/update` and `tasks/cancel` of the tasks extension (2026-07-28) over the run
- * logs of detached executions (runs/detached.ts): the task id is the run id; a task is the team's
+ * `tasks/get`, `tasks/update` and `tasks/cancel` of the tasks extension (2026-07-28) over the objects
+ * that run detached executions (runs/run-host.ts): the task id is the run id; a task is the team's
  * alone; an approval the run waits on shows as `input_required` and is answered by `tasks/update`.
  */
 export function registerTasks(server: McpServer, ctx: RequestContext): void {
@@ -102,7 +102,7 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     }
-    const found: RunStatus | null = isRunId(taskId) ? await runLog(ctx.env, taskId).status(ctx.team) : null;
+    const found: RunStatus | null = isRunId(taskId) ? await runHost(ctx.env, taskId).status(ctx.team) : null;
     if (!found) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
     return found;
   };
@@ -112,7 +112,7 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
   }));
   low.setRequestHandler("tasks/cancel", { params: TaskId }, async ({ taskId }, extra) => {
     await status(taskId, extra);
-    await runLog(ctx.env, taskId).cancel(ctx.team);
+    await runHost(ctx.env, taskId).cancel(ctx.team);
     return { resultType: "complete" };
   });
   low.setRequestHandler("tasks/update", { params: TaskUpdate }, async ({ taskId, inputResponses }, extra) => {

@@ -82,7 +82,7 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
     async (input, extra) => {
       if (ctx.mcpEra === "modern") {
         const state = extra.mcpReq.requestState<RoundState>();
-        if (state !== undefined) return resumeRoundTrip(ctx, input, extra, state);
+        if (state !== undefined) return resumeRoundTrip(ctx, extra, state);
         const asTask = clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined);
         if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, extra, asTask);
       }
