@@ -1,7 +1,8 @@
 // `npm run conformance`: the MCP conformance suite (scripts/conformance/run.mjs) under Node 22
 // against a local stack of its own (scripts/lib/stack.mjs, as `npm run dev` runs it), on current
 // wrangler unless WRANGLER_TOOLCHAIN=pinned. The end-to-end suite runs the same scenarios against
-// its stack (test/e2e/conformance.e2e.test.ts). `npm run conformance -- ping` runs one scenario.
+// its stack (test/e2e/conformance.e2e.test.ts). `npm run conformance -- ping` runs one scenario (in
+// each era that has it).
 import { randomBytes } from "node:crypto";
 import { runConformance } from "./conformance/run.mjs";
 import { startStack } from "./lib/stack.mjs";

@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   createTaskSessionFromClient,
+  type RawClientDispatch,
   resultFromTaskOutcome,
   taskViewFromExecutionEvent,
 } from "@modelcontextprotocol/ext-tasks/client";
@@ -190,5 +191,34 @@ return "finished";`;
     expect(await audit(`since=${since}&tool=demo.list_tickets&limit=1000`)).toHaveLength(calls.length);
     const executions = await audit(`since=${since}&tool=execute&limit=10`);
     expect(executions.filter((e) => e.status === "cancelled")).toHaveLength(1);
+  });
+});
+
+describe("tasks/update", () => {
+  const dispatch = () => taskDispatch(fetch, new URL(`${gatewayUrl()}/mcp`));
+  const meta = (extensions: Record<string, object>) => ({
+    "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+    "io.modelcontextprotocol/clientInfo": { name: "e2e-update", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { extensions },
+  });
+  const TASKS = { "io.modelcontextprotocol/tasks": {} };
+  const call = (method: string, params: Record<string, unknown>) =>
+    dispatch()({ method, params } as Parameters<RawClientDispatch>[0], { context: { headers: AUTH } });
+
+  it("reads inputResponses where the SDK puts them (lifted out of params): an unknown task is not found", async () => {
+    const update = await call("tasks/update", {
+      taskId: "run_00000000000000000000000000000000",
+      inputResponses: { approval: { action: "accept", content: { approve: true } } },
+      _meta: meta(TASKS),
+    });
+    expect(update).toMatchObject({
+      kind: "error",
+      error: { code: -32602, message: expect.stringMatching(/Task not found/) },
+    });
+  });
+
+  it("without the tasks extension: -32021 Missing required client capability", async () => {
+    const update = await call("tasks/update", { taskId: "run_x", inputResponses: {}, _meta: meta({}) });
+    expect(update).toMatchObject({ kind: "error", error: { code: -32021 } });
   });
 });

@@ -59,10 +59,17 @@ export function registerWorkspaceResources(server: McpServer, ctx: RequestContex
     const path = pathOfUri(uri);
     const problem = path === undefined ? "not a workspace:// URI" : pathProblem(path);
     if (path === undefined || problem !== undefined) {
-      throw new ProtocolError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`);
+      // SEP-2164: an unknown resource is Invalid Params, with the URI in the error's data.
+      throw new ProtocolError(INVALID_PARAMS, `Cannot read ${uri.slice(0, 300)}: ${problem}`, {
+        uri: uri.slice(0, 2048),
+      });
     }
     const id = resourceSession(ctx, extra);
-    if (!id) throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`);
+    if (!id) {
+      throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)}`, {
+        uri: uri.slice(0, 2048),
+      });
+    }
     const bytes = (await workspaceCall(ctx, id, { op: "workspace.read", path })) as Uint8Array;
     const contents = resourceContents(uri, path, bytes);
     if ("text" in contents) {

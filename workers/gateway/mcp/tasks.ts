@@ -20,9 +20,6 @@ const POLL_INTERVAL_MS = 500;
 const MISSING_CAPABILITY = -32021;
 
 const TaskId = z.object({ taskId: z.string().max(100) }).loose();
-const TaskUpdate = z
-  .object({ taskId: z.string().max(100), inputResponses: z.record(z.string(), z.unknown()) })
-  .loose();
 
 /** Whether this request's client declared the tasks extension (MCP 2026-07-28 `_meta` envelope). */
 export function clientDeclaresTasks(meta: Record<string, unknown> | undefined): boolean {
@@ -115,8 +112,12 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
     await runHost(ctx.env, taskId).cancel(ctx.team);
     return { resultType: "complete" };
   });
-  low.setRequestHandler("tasks/update", { params: TaskUpdate }, async ({ taskId, inputResponses }, extra) => {
+  // The SDK lifts `inputResponses` out of every 2026-07-28 request's params (the retry fields of
+  // SEP-2322) into `ctx.mcpReq.inputResponses`, so tasks/update's answers are read from there.
+  low.setRequestHandler("tasks/update", { params: TaskId }, async ({ taskId }, extra) => {
     const { last } = await status(taskId, extra);
+    const inputResponses = extra.mcpReq.inputResponses;
+    if (inputResponses === undefined) throw new ProtocolError(-32602, "tasks/update needs inputResponses");
     const answer = acceptedContent(inputResponses, INPUT_KEY, APPROVAL_ANSWER);
     // Keys for a question no longer pending are ignored (the specification's rule for tasks/update).
     if (last?.kind === "question" && inputResponses[INPUT_KEY] !== undefined) {
