@@ -33,6 +33,8 @@ export interface RunStatus {
   deadline: number;
   state: "working" | "input_required" | "completed" | "cancelled" | "lost";
   cancelRequested: boolean;
-  /** the latest event */
+  /** the latest event (progress included) */
   last?: NumberedEvent;
+  /** the question the run waits on: the latest event that is not progress, while it is a question */
+  question?: RunQuestion;
 }

@@ -85,6 +85,10 @@ export class RunLog {
     const meta = this.meta();
     if (meta?.team !== team) return null;
     const last = this.last();
+    // Progress may be reported after a question (its note of the wait comes throttled): the latest
+    // event that is not progress says whether the run waits on one.
+    const decisive = last?.kind === "progress" ? this.lastDecisive() : last;
+    const question = decisive?.kind === "question" ? decisive.question : undefined;
     const state: RunStatus["state"] =
       last?.kind === "result"
         ? meta.cancel
@@ -92,7 +96,7 @@ export class RunLog {
           : "completed"
         : last?.kind === "lost"
           ? "lost"
-          : last?.kind === "question"
+          : question
             ? "input_required"
             : "working";
     return {
@@ -102,6 +106,7 @@ export class RunLog {
       state,
       cancelRequested: meta.cancel === 1,
       ...(last ? { last } : {}),
+      ...(question ? { question } : {}),
     };
   }
 
@@ -115,6 +120,15 @@ export class RunLog {
   last(): NumberedEvent | undefined {
     const row = this.sql.exec<Row>("SELECT * FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
     return row && numbered(row);
+  }
+
+  private lastDecisive(): NumberedEvent | undefined {
+    const rows = this.sql.exec<Row>("SELECT * FROM events ORDER BY seq DESC").toArray();
+    for (const row of rows) {
+      const event = numbered(row);
+      if (event.kind !== "progress") return event;
+    }
+    return undefined;
   }
 
   private decisiveAfter(after: string | null): NumberedEvent | undefined {

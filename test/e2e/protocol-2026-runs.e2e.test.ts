@@ -192,6 +192,50 @@ return "finished";`;
     const executions = await audit(`since=${since}&tool=execute&limit=10`);
     expect(executions.filter((e) => e.status === "cancelled")).toHaveLength(1);
   });
+
+  it("an approval inside a task: tasks/get shows input_required with the form, tasks/update answers it, the task completes", async () => {
+    const url = new URL(`${gatewayUrl()}/mcp`);
+    const dispatch = taskDispatch(fetch, url);
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": PROTOCOL,
+      "io.modelcontextprotocol/clientInfo": { name: "raw-tasks", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+    };
+    const call = (method: string, params: Record<string, unknown>) =>
+      dispatch({ method, params: { ...params, _meta: meta } }, { context: { headers: AUTH } });
+    const resultOf = async (method: string, params: Record<string, unknown>) => {
+      const reply = await call(method, params);
+      if (reply.kind !== "result") throw new Error(`${method}: ${JSON.stringify(reply.error)}`);
+      return reply.result as Record<string, unknown>;
+    };
+    const created = await resultOf("tools/call", {
+      name: "execute",
+      arguments: { code: `await new Promise((r) => setTimeout(r, 1500));\n${UPDATE}`, timeoutMs: 60_000 },
+    });
+    expect(created.resultType).toBe("task");
+    const taskId = created.taskId as string;
+    let task = created;
+    for (let i = 0; i < 100 && task.status !== "input_required"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      task = await resultOf("tasks/get", { taskId });
+    }
+    expect(task.status).toBe("input_required");
+    const asked = (task.inputRequests as { approval: { method: string; params: { message: string } } })
+      .approval;
+    expect(asked.method).toBe("elicitation/create");
+    expect(asked.params.message).toContain("demo.update_ticket");
+    await resultOf("tasks/update", {
+      taskId,
+      inputResponses: { approval: { action: "accept", content: { approve: true } } },
+    });
+    for (let i = 0; i < 100 && task.status !== "completed"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      task = await resultOf("tasks/get", { taskId });
+    }
+    expect(task.status).toBe("completed");
+    const result = (task.result as { structuredContent: ExecuteResult }).structuredContent;
+    expect(result.result).toMatchObject({ error: null, after: "pending" });
+  });
 });
 
 describe("tasks/update", () => {

@@ -72,9 +72,7 @@ export function taskView(runId: string, status: RunStatus) {
         ...base,
         status: "input_required" as const,
         statusMessage: "waiting for approval",
-        ...(last?.kind === "question"
-          ? { inputRequests: { [INPUT_KEY]: approvalRequest(last.question) } }
-          : {}),
+        ...(status.question ? { inputRequests: { [INPUT_KEY]: approvalRequest(status.question) } } : {}),
       };
     default:
       return {
@@ -115,14 +113,14 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
   // The SDK lifts `inputResponses` out of every 2026-07-28 request's params (the retry fields of
   // SEP-2322) into `ctx.mcpReq.inputResponses`, so tasks/update's answers are read from there.
   low.setRequestHandler("tasks/update", { params: TaskId }, async ({ taskId }, extra) => {
-    const { last } = await status(taskId, extra);
+    const { question } = await status(taskId, extra);
     const inputResponses = extra.mcpReq.inputResponses;
     if (inputResponses === undefined) throw new ProtocolError(-32602, "tasks/update needs inputResponses");
     const answer = acceptedContent(inputResponses, INPUT_KEY, APPROVAL_ANSWER);
     // Keys for a question no longer pending are ignored (the specification's rule for tasks/update).
-    if (last?.kind === "question" && inputResponses[INPUT_KEY] !== undefined) {
+    if (question && inputResponses[INPUT_KEY] !== undefined) {
       await approvalDesk(ctx.env).decide(
-        last.question.id,
+        question.id,
         { approve: answer?.approve === true, by: "client", remember: answer?.remember ?? "call" },
         ctx.team,
       );
