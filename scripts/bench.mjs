@@ -127,6 +127,17 @@ const PATHS = [
     name: "codemode DynamicWorkerExecutor",
     call: () => gw.post("/codemode/execute", { code: codemodeCode() }),
   },
+  {
+    name: "gateway MCP 2026-07-28 tools/call",
+    call: async () => {
+      const result = await gw.rpcModern(
+        "tools/call",
+        { name: "execute", arguments: { code: gatewayCode() } },
+        "execute",
+      );
+      return result?.structuredContent;
+    },
+  },
 ];
 
 // ---- measurement ----
@@ -233,6 +244,7 @@ async function latencies() {
       "thread per process), which is what bounds exec/s once that thread is busy\n",
   );
   const ratios = [];
+  const modernRatios = [];
   console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms", "JS ms"));
   for (const concurrency of LEVELS) {
     const results = [];
@@ -250,7 +262,12 @@ async function latencies() {
       results.push(s);
       console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
     }
-    const [mcp, , cm] = results;
+    const [mcp, , cm, modern] = results;
+    modernRatios.push(
+      `  c=${String(concurrency).padEnd(3)} p50 ${(modern.p50 / cm.p50).toFixed(2)}x (${modern.p50.toFixed(1)} vs ` +
+        `${cm.p50.toFixed(1)} ms), exec/s ${(modern.perSecond / cm.perSecond).toFixed(2)}x; vs 2025 MCP p50 ` +
+        `${(modern.p50 / mcp.p50).toFixed(2)}x, exec/s ${(modern.perSecond / mcp.perSecond).toFixed(2)}x`,
+    );
     ratios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
@@ -261,6 +278,10 @@ async function latencies() {
   }
   console.log("\ngateway MCP vs codemode executor (p50 and throughput; >1x p50, <1x exec/s: MCP slower)");
   console.log(ratios.join("\n"));
+  console.log(
+    "gateway MCP 2026-07-28 (stateless, through the SDK's handler) vs codemode executor, and vs 2025 MCP",
+  );
+  console.log(modernRatios.join("\n"));
 }
 
 async function main() {

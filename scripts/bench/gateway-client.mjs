@@ -46,6 +46,31 @@ export function gatewayClient(base, apiKey) {
     return body.result;
   }
 
+  /**
+   * One MCP 2026-07-28 request (stateless: no session, the `_meta` envelope on each request, the
+   * Mcp-Method / Mcp-Name headers); resolves to its `result`.
+   */
+  async function rpcModern(method, params, name) {
+    const headers = {
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    };
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "edge-code-mcp-bench", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const body = await post(
+      "/mcp",
+      { jsonrpc: "2.0", id: ++rpcId, method, params: { ...params, _meta } },
+      headers,
+    );
+    if (body.error) throw new Error(`MCP 2026-07-28 ${method} failed: ${JSON.stringify(body.error)}`);
+    return body.result;
+  }
+
   /** MCP tools/call; resolves to the CallToolResult, which must not be an error. */
   async function callTool(session, name, args) {
     const result = await rpc(session, "tools/call", { name, arguments: args });
@@ -62,7 +87,7 @@ export function gatewayClient(base, apiKey) {
     return out;
   }
 
-  return { base, post, get, openMcpSession, rpc, callTool, execute };
+  return { base, post, get, openMcpSession, rpc, rpcModern, callTool, execute };
 }
 
 /** The text content of an MCP tool result: what a client hands the model. */
