@@ -1,9 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/chromium";
 import { TEST_ADMIN_TOKEN } from "../helpers/keys";
 import { connect, execute, gatewayUrl, restExecute } from "./client";
 
@@ -22,24 +21,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  const executablePath = execFileSync("bash", ["-c", "command -v chromium || true"]).toString().trim();
-  if (!executablePath)
-    throw new Error("chromium is not installed: apt-get install -y chromium (.ci/run does)");
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "dash-chromium-")), {
-    executablePath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-    viewport: { width: 1100, height: 760 },
-  });
-  context.setDefaultTimeout(10_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await launchChromium("dash-chromium", { width: 1100, height: 760 }));
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 

@@ -54,23 +54,21 @@ export async function eraClient(era: Era, headers: Record<string, string> = AUTH
   const wire = newWire();
   const url = new URL(`${gatewayUrl()}/mcp`);
   const fetch = recordingFetch(wire, headers);
+  let client: SdkClient;
   if (era === "v1") {
-    const client = new V1Client({ name: "e2e-v1", version: "1.0.0" });
-    await client.connect(new V1Transport(url, { fetch }));
-    return {
-      wire,
-      callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as Structured,
-      request: async (method, params, schema) =>
-        schema.parse(await client.request({ method, params }, z.unknown())),
-      close: () => client.close(),
-    };
+    const v1 = new V1Client({ name: "e2e-v1", version: "1.0.0" });
+    await v1.connect(new V1Transport(url, { fetch }));
+    client = v1;
+  } else {
+    const mode =
+      era === "v2 auto" ? "auto" : era === "v2 legacy" ? undefined : { pin: "2026-07-28" as const };
+    const v2 = new V2Client(
+      { name: "e2e-v2", version: "1.0.0" },
+      mode ? { versionNegotiation: { mode } } : {},
+    );
+    await v2.connect(new V2Transport(url, { fetch }));
+    client = v2;
   }
-  const mode = era === "v2 auto" ? "auto" : era === "v2 legacy" ? undefined : { pin: "2026-07-28" as const };
-  const client = new V2Client(
-    { name: "e2e-v2", version: "1.0.0" },
-    mode ? { versionNegotiation: { mode } } : {},
-  );
-  await client.connect(new V2Transport(url, { fetch }));
   return {
     wire,
     callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as Structured,
@@ -78,4 +76,45 @@ export async function eraClient(era: Era, headers: Record<string, string> = AUTH
       schema.parse(await client.request({ method, params }, z.unknown())),
     close: () => client.close(),
   };
+}
+
+/** What the tests use of either SDK's client. */
+interface SdkClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  request(request: { method: string; params: Record<string, unknown> }, schema: z.ZodType): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** A raw MCP 2026-07-28 request: the envelope in `_meta`, `Mcp-Method` / `Mcp-Name` (which `headers` may change). */
+export function postModern(
+  method: string,
+  params: Record<string, unknown>,
+  options: { headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {},
+): Promise<Response> {
+  const name = typeof params.name === "string" ? params.name : undefined;
+  return fetch(`${gatewayUrl()}/mcp`, {
+    method: "POST",
+    headers: {
+      ...AUTH,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": method,
+      ...(name ? { "Mcp-Name": name } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "e2e-raw", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
+        },
+      },
+    }),
+  });
 }

@@ -1,7 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -16,10 +12,11 @@ import type {
   OAuthClientInformationFull,
   OAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/chromium";
 import { TEST_API_KEY } from "../helpers/keys";
-import { adminRequest, connect, execute, gatewayUrl, restExecute } from "./client";
+import { adminRequest, connect, execute, gatewayUrl, postMcp, restExecute } from "./client";
 
 // A web connector's whole OAuth journey, as an MCP client makes it (the SDK's own auth functions):
 // a 401 names the protected resource metadata, which names the authorization server; the client
@@ -37,24 +34,7 @@ let as: AuthorizationServerMetadata;
 let issuer: string;
 
 beforeAll(async () => {
-  const executablePath = execFileSync("bash", ["-c", "command -v chromium || true"]).toString().trim();
-  if (!executablePath)
-    throw new Error("chromium is not installed: apt-get install -y chromium (.ci/run does)");
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "oauth-chromium-")), {
-    executablePath,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-    ],
-    viewport: { width: 1000, height: 760 },
-  });
-  context.setDefaultTimeout(10_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await launchChromium("oauth-chromium", { width: 1000, height: 760 }));
   // The client's redirect URI: nothing listens there, the browser's arrival is what counts.
   await context.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, body: "back in the app" }));
 }, 60_000);
@@ -178,20 +158,15 @@ describe("OAuth for web connectors", () => {
       const refused = await restExecute({ code: "return 1" }, auth);
       expect(refused.status).toBe(401);
     }
-    const mcpRefused = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...fresh,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
+    const mcpRefused = await postMcp(
+      {
         jsonrpc: "2.0",
         id: 1,
         method: "initialize",
         params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
-      }),
-    });
+      },
+      fresh,
+    );
     expect(mcpRefused.status).toBe(401);
     expect(mcpRefused.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
     await expect(

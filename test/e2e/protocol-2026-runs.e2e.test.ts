@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
 import { taskDispatch } from "../helpers/task-dispatch";
 import { AUTH, gatewayUrl, teamWithKey } from "./client";
-import { newWire, recordingFetch } from "./eras";
+import { newWire, postModern, recordingFetch } from "./eras";
 
 // What outlives one request on MCP 2026-07-28: an approval asked with `input_required` and answered
 // by the client's retry, and a long execution run as a task (progress, result, cancellation).
@@ -78,33 +78,16 @@ describe("approvals as input_required", () => {
   });
 
   it("refuses a forged requestState", async () => {
-    const res = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...AUTH,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": PROTOCOL,
-        "Mcp-Method": "tools/call",
-        "Mcp-Name": "execute",
+    const res = await postModern(
+      "tools/call",
+      {
+        name: "execute",
+        arguments: { code: "return 1" },
+        requestState: "eyJydW4iOiJydW5fMDAifQ.forged",
+        inputResponses: { approval: { action: "accept", content: { approve: true } } },
       },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "tools/call",
-        params: {
-          name: "execute",
-          arguments: { code: "return 1" },
-          requestState: "eyJydW4iOiJydW5fMDAifQ.forged",
-          inputResponses: { approval: { action: "accept", content: { approve: true } } },
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": PROTOCOL,
-            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-            "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-          },
-        },
-      }),
-    });
+      { capabilities: { elicitation: { form: {} } } },
+    );
     const text = await res.text();
     expect(text).not.toContain('"result":1');
     expect(text).toMatch(/requestState|state/i);

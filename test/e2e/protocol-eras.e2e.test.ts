@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ExecuteResult } from "../../shared/contract/execute";
-import { ERAS, type EraClient, eraClient } from "./eras";
+import { ERAS, type EraClient, eraClient, postModern } from "./eras";
 
 // One /mcp for every client (contract "Protocol 2026-07-28 and OAuth"): the SDK's v2 client pinned
 // to 2026-07-28, in auto mode (which must pick 2026-07-28), in its default legacy mode, and the v1
@@ -105,29 +105,7 @@ return tickets.length;`,
 
 describe("MCP 2026-07-28 specifics", () => {
   it("refuses a request whose Mcp-Method header disagrees with its body", async () => {
-    const { gatewayUrl, AUTH } = await import("./client");
-    const res = await fetch(`${gatewayUrl()}/mcp`, {
-      method: "POST",
-      headers: {
-        ...AUTH,
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "tools/call",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/list",
-        params: {
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-            "io.modelcontextprotocol/clientCapabilities": {},
-          },
-        },
-      }),
-    });
+    const res = await postModern("tools/list", {}, { headers: { "Mcp-Method": "tools/call" } });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error?: { message: string } };
     expect(body.error?.message).toMatch(/Mcp-Method/i);

@@ -177,6 +177,31 @@ describe("OAuth front door", () => {
     expect((await env.OAUTH_KV.list({ prefix: `token:${id}:` })).keys).toEqual([]);
   });
 
+  it("refuses an expired access token", async () => {
+    const { id, key } = await teamWithKey("oauth-expiry", {});
+    const clientId = await register();
+    const consent = await openConsent(clientId);
+    const allowed = await post(consent.cookie, { handle: consent.handle, q: consent.q, key });
+    const code = new URL(allowed.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+    const issued = await token({
+      grant_type: "authorization_code",
+      code,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: consent.verifier,
+    });
+    const { access_token } = (await issued.json()) as { access_token: string };
+    expect((await run(access_token)).status).toBe(200);
+    // Its stored record as it will be an hour from now: expired (KV's own TTL would then drop it too).
+    const [stored] = (await env.OAUTH_KV.list({ prefix: `token:${id}:` })).keys;
+    const record = (await env.OAUTH_KV.get(stored?.name ?? "", "json")) as { expiresAt: number };
+    record.expiresAt = Math.floor(Date.now() / 1000) - 1;
+    await env.OAUTH_KV.put(stored?.name ?? "", JSON.stringify(record));
+    const refused = await run(access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+  });
+
   it("refuses forged and garbage tokens, and keeps API keys working", async () => {
     for (const forged of ["key_0123456789abcdef:grant:secret", "dev:x:y", "a:b"]) {
       const res = await run(forged);
