@@ -5,7 +5,7 @@ import {
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
-import { AUTH, gatewayUrl } from "./client";
+import { AUTH, gatewayUrl, postMcp } from "./client";
 
 /** What went over the wire: each POSTed message's method and the protocol version header it carried. */
 export interface Wire {
@@ -92,29 +92,18 @@ export function postModern(
   options: { headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {},
 ): Promise<Response> {
   const name = typeof params.name === "string" ? params.name : undefined;
-  return fetch(`${gatewayUrl()}/mcp`, {
-    method: "POST",
-    headers: {
-      ...AUTH,
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "e2e-raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
+  };
+  return postMcp(
+    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } },
+    {
       "MCP-Protocol-Version": "2026-07-28",
       "Mcp-Method": method,
       ...(name ? { "Mcp-Name": name } : {}),
       ...options.headers,
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientInfo": { name: "e2e-raw", version: "1" },
-          "io.modelcontextprotocol/clientCapabilities": options.capabilities ?? {},
-        },
-      },
-    }),
-  });
+  );
 }

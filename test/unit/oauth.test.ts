@@ -69,6 +69,24 @@ function token(fields: Record<string, string>) {
   });
 }
 
+/** Registration, consent with `key`, code exchange with PKCE: the access token. */
+async function signIn(key: string): Promise<string> {
+  const clientId = await register();
+  const page = await openConsent(clientId);
+  const allowed = await post(page.cookie, { handle: page.handle, q: page.q, key });
+  expect(allowed.status).toBe(302);
+  const code = new URL(allowed.headers.get("Location") ?? "").searchParams.get("code") ?? "";
+  const issued = await token({
+    grant_type: "authorization_code",
+    code,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_verifier: page.verifier,
+  });
+  expect(issued.status).toBe(200);
+  return ((await issued.json()) as { access_token: string }).access_token;
+}
+
 const run = (auth: string) =>
   request("/v1/execute", {
     method: "POST",
@@ -179,18 +197,7 @@ describe("OAuth front door", () => {
 
   it("refuses an expired access token", async () => {
     const { id, key } = await teamWithKey("oauth-expiry", {});
-    const clientId = await register();
-    const consent = await openConsent(clientId);
-    const allowed = await post(consent.cookie, { handle: consent.handle, q: consent.q, key });
-    const code = new URL(allowed.headers.get("Location") ?? "").searchParams.get("code") ?? "";
-    const issued = await token({
-      grant_type: "authorization_code",
-      code,
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_verifier: consent.verifier,
-    });
-    const { access_token } = (await issued.json()) as { access_token: string };
+    const access_token = await signIn(key);
     expect((await run(access_token)).status).toBe(200);
     // Its stored record as it will be an hour from now: expired (KV's own TTL would then drop it too).
     const [stored] = (await env.OAUTH_KV.list({ prefix: `token:${id}:` })).keys;
@@ -211,19 +218,7 @@ describe("OAuth front door", () => {
   });
 
   it("signs in with DEV_API_KEY as team default", async () => {
-    const clientId = await register();
-    const page = await openConsent(clientId);
-    const ok = await post(page.cookie, { handle: page.handle, q: page.q, key: TEST_API_KEY });
-    expect(ok.status).toBe(302);
-    const code = new URL(ok.headers.get("Location") ?? "").searchParams.get("code") ?? "";
-    const issued = await token({
-      grant_type: "authorization_code",
-      code,
-      client_id: clientId,
-      redirect_uri: REDIRECT,
-      code_verifier: page.verifier,
-    });
-    const { access_token } = (await issued.json()) as { access_token: string };
+    const access_token = await signIn(TEST_API_KEY);
     expect(access_token.startsWith("dev:")).toBe(true);
     expect((await run(access_token)).status).toBe(200);
   });

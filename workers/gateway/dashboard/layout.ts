@@ -35,18 +35,7 @@ export function page(
   status: 200 | 201 | 400 | 401 | 403 | 404 | 409 | 502 | 503 = 200,
 ) {
   const here = c.req.path;
-  const content = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · gateway dashboard</title>
-<link rel="stylesheet" href="/dashboard/assets/app.css">
-<script src="/dashboard/assets/app.js" defer></script>
-</head>
-<body>
-<header>
-  <a class="brand" href="/dashboard">gateway dashboard</a>
+  const header = html`<a class="brand" href="/dashboard">gateway dashboard</a>
   ${
     session
       ? html`<nav aria-label="Main">${NAV.map(
@@ -55,15 +44,41 @@ export function page(
         )}
   <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(session)}<button type="submit">Sign out</button></form></nav>`
       : ""
-  }
+  }`;
+  const content = htmlDocument({ title, site: "gateway dashboard", header, body, script: true });
+  return c.html(content, status, PAGE_HEADERS);
+}
+
+/**
+ * The document around a page of the gateway's own (the dashboard, the OAuth consent page): its one
+ * stylesheet, the dashboard's script when asked, the page's header, its title as the heading, its body.
+ */
+export function htmlDocument(parts: {
+  title: string;
+  site: string;
+  header: Html;
+  body: Html;
+  script?: boolean;
+}) {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${parts.title} · ${parts.site}</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css">
+${parts.script ? html`<script src="/dashboard/assets/app.js" defer></script>` : ""}
+</head>
+<body>
+<header>
+  ${parts.header}
 </header>
 <main>
-<h1>${title}</h1>
-${body}
+<h1>${parts.title}</h1>
+${parts.body}
 </main>
 </body>
 </html>`;
-  return c.html(content, status, PAGE_HEADERS);
 }
 
 export function csrfField(session: OperatorSession) {

@@ -1,6 +1,5 @@
 import {
   acceptedContent,
-  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   type InputRequiredResult,
   inputRequired,
@@ -14,7 +13,7 @@ import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
 import { isRunId, newRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
-import { asSpec } from "./spec";
+import { declaredCapabilities } from "./spec";
 import { taskView } from "./tasks";
 
 /** What an `input_required` answer carries back (signed): the run, and the approval it asked about. */
@@ -26,24 +25,21 @@ export interface RoundState {
 /** An execution that has not answered within this long becomes a task (clients that declared tasks). */
 const TASK_AFTER_MS = 1_000;
 
-const codecs = new Map<string, RequestStateCodec<RoundState>>();
+let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined;
 
 /**
  * The signer of `requestState`, keyed from the deployment's secret (ADMIN_TOKEN, else DEV_API_KEY):
  * every isolate has the same key. What the state names is checked against the caller's team anyway
- * (the run log, the desk).
+ * (the run's object, the desk).
  */
 export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> {
   const secret = env.ADMIN_TOKEN ?? env.DEV_API_KEY ?? "";
-  let codec = codecs.get(secret);
-  if (!codec) {
+  if (signer?.secret !== secret) {
     // HMAC keys longer than the hash's block are hashed first: the label and padding cost nothing.
     const key = `mcp-request-state:${secret}`.padEnd(32, "\0");
-    codec = createRequestStateCodec<RoundState>({ key, ttlSeconds: 900 });
-    codecs.clear();
-    codecs.set(secret, codec);
+    signer = { secret, codec: createRequestStateCodec<RoundState>({ key, ttlSeconds: 900 }) };
   }
-  return codec;
+  return signer.codec;
 }
 
 /**
@@ -52,8 +48,7 @@ export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> 
  */
 export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): boolean {
   if (ctx.mcpEra !== "modern" || ctx.config.approvals === null) return false;
-  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
-  return asSpec("ClientCapabilities", envelope?.[CLIENT_CAPABILITIES_META_KEY])?.elicitation !== undefined;
+  return declaredCapabilities(extra.mcpReq.envelope)?.elicitation !== undefined;
 }
 
 /**

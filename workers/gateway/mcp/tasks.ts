@@ -1,6 +1,5 @@
 import {
   acceptedContent,
-  CLIENT_CAPABILITIES_META_KEY,
   type McpServer,
   ProtocolError,
   type ServerContext,
@@ -11,7 +10,7 @@ import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../context/request-context";
 import { isRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
-import { asSpec } from "./spec";
+import { declaredCapabilities } from "./spec";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How long a task and its result stay readable after it ends (the run log keeps it that long). */
@@ -22,8 +21,8 @@ const MISSING_CAPABILITY = -32021;
 const TaskId = z.object({ taskId: z.string().max(100) }).loose();
 
 /** Whether this request's client declared the tasks extension (MCP 2026-07-28 `_meta` envelope). */
-export function clientDeclaresTasks(meta: Record<string, unknown> | undefined): boolean {
-  const extensions = asSpec("ClientCapabilities", meta?.[CLIENT_CAPABILITIES_META_KEY])?.extensions;
+export function clientDeclaresTasks(meta: unknown): boolean {
+  const extensions = declaredCapabilities(meta)?.extensions;
   return extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
@@ -92,7 +91,7 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
   const low = server.server;
   low.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
   const status = async (taskId: string, extra: ServerContext): Promise<RunStatus> => {
-    if (!clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined)) {
+    if (!clientDeclaresTasks(extra.mcpReq.envelope)) {
       throw new ProtocolError(MISSING_CAPABILITY, "Missing required client capability", {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });

@@ -1,7 +1,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { html } from "hono/html";
-import { type Html, notice, PAGE_HEADERS } from "../dashboard/layout";
+import { type Html, htmlDocument, notice, PAGE_HEADERS } from "../dashboard/layout";
 import type { AppEnv } from "../env";
 import { OAUTH_PATHS } from "./server";
 
@@ -44,22 +44,8 @@ async function document(
     headers?: Headers;
   },
 ) {
-  const content = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · MCP gateway</title>
-<link rel="stylesheet" href="/dashboard/assets/app.css">
-</head>
-<body>
-<header><span class="brand">MCP gateway</span></header>
-<main>
-<h1>${title}</h1>
-${body}
-</main>
-</body>
-</html>`;
+  const header = html`<span class="brand">MCP gateway</span>`;
+  const content = htmlDocument({ title, site: "MCP gateway", header, body });
   const res = await c.html(content, status, headers(extra.redirectUri));
   extra.headers?.forEach((value, name) => {
     if (name.toLowerCase() === "set-cookie") res.headers.append(name, value);

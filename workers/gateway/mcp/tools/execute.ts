@@ -83,7 +83,7 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
       if (ctx.mcpEra === "modern") {
         const state = extra.mcpReq.requestState<RoundState>();
         if (state !== undefined) return resumeRoundTrip(ctx, extra, state);
-        const asTask = clientDeclaresTasks(extra.mcpReq.envelope as Record<string, unknown> | undefined);
+        const asTask = clientDeclaresTasks(extra.mcpReq.envelope);
         if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, extra, asTask);
       }
       const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
