@@ -32,7 +32,6 @@ export interface RunStatus {
   /** when the run must have ended (its execution's deadline) */
   deadline: number;
   state: "working" | "input_required" | "completed" | "cancelled" | "lost";
-  cancelRequested: boolean;
   /** the latest event (progress included) */
   last?: NumberedEvent;
   /** the question the run waits on: the latest event that is not progress, while it is a question */

@@ -89,31 +89,36 @@ export class RunLog {
     // event that is not progress says whether the run waits on one.
     const decisive = last?.kind === "progress" ? this.lastDecisive() : last;
     const question = decisive?.kind === "question" ? decisive.question : undefined;
+    // Asked to stop before it ended, the run is cancelled from then on (its end, if it comes, is the
+    // cancelled execution's); a stop asked after the end is not recorded (markCancelled).
     const state: RunStatus["state"] =
-      last?.kind === "result"
-        ? meta.cancel
+      last?.kind === "lost"
+        ? "lost"
+        : meta.cancel
           ? "cancelled"
-          : "completed"
-        : last?.kind === "lost"
-          ? "lost"
-          : question
-            ? "input_required"
-            : "working";
+          : last?.kind === "result"
+            ? "completed"
+            : question
+              ? "input_required"
+              : "working";
     return {
       team,
       createdAt: meta.created_at,
       deadline: meta.deadline,
       state,
-      cancelRequested: meta.cancel === 1,
       ...(last ? { last } : {}),
       ...(question ? { question } : {}),
     };
   }
 
-  /** Records that the run was asked to stop; false for another team's (or an unknown) run. */
+  /**
+   * Records that the run was asked to stop, unless it already ended (then nothing changes); false for
+   * another team's (or an unknown) run.
+   */
   markCancelled(team: string): boolean {
     if (this.meta()?.team !== team) return false;
-    this.sql.exec("UPDATE meta SET cancel = 1");
+    const last = this.last();
+    if (!(last && isEnd(last))) this.sql.exec("UPDATE meta SET cancel = 1");
     return true;
   }
 

@@ -41,7 +41,6 @@ export function requestDeclaresTasks(ctx: RequestContext): boolean {
 /** A task's state as the tasks extension shows it (`tasks/get`, and the CreateTaskResult of tools/call). */
 export function taskView(runId: string, status: RunStatus) {
   const last = status.last;
-  const state = status.cancelRequested && status.state !== "completed" ? "cancelled" : status.state;
   const base = {
     taskId: runId,
     createdAt: new Date(status.createdAt).toISOString(),
@@ -49,7 +48,7 @@ export function taskView(runId: string, status: RunStatus) {
     ttlMs: TASK_TTL_MS,
     pollIntervalMs: POLL_INTERVAL_MS,
   };
-  switch (state) {
+  switch (status.state) {
     case "completed":
       return {
         ...base,
