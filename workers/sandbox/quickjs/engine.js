@@ -40,7 +40,7 @@ export default class WarmSandbox extends WorkerEntrypoint {
     const admitted = await admit(run.memoryBytes, deadline);
     if (!admitted) return stopReport(timeoutError(run.options.timeoutMs, "waiting for room in the sandbox"));
     try {
-      return await execute(run, bridge);
+      return await execute(run, bridge, (work) => this.ctx.waitUntil(work));
     } catch (err) {
       return stopReport(engineError(err));
     } finally {

@@ -4,6 +4,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-
 import { ENGINE_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
 import { HOST_FUNCTIONS } from "./host-functions.js";
+import { memoryPool } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 import { errorMessage } from "./reports.js";
 
@@ -13,7 +14,8 @@ const PRELUDE = PRELUDE_SOURCE;
 /** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
 const RUN_CODE = RUN_CODE_SOURCE;
 
-const variant = newVariant(variantBase, { wasmModule });
+/** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
+const memories = memoryPool(1);
 
 /** @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun */
 
@@ -25,11 +27,14 @@ const variant = newVariant(variantBase, { wasmModule });
  */
 class Interpreter {
   static async make() {
-    const quickjs = await newQuickJSWASMModuleFromVariant(variant);
+    const memory = memories.take();
+    const quickjs = await newQuickJSWASMModuleFromVariant(
+      newVariant(variantBase, { wasmModule, wasmMemory: memory }),
+    );
     const runtime = quickjs.newRuntime();
     runtime.setMaxStackSize(LIMITS.stackBytes);
     const vm = runtime.newContext();
-    const it = new Interpreter(runtime, vm);
+    const it = new Interpreter(runtime, vm, memory);
     const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
     const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
     const made = vm.unwrapResult(
@@ -46,10 +51,12 @@ class Interpreter {
   /**
    * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
    * @param {import("quickjs-emscripten-core").QuickJSContext} vm
+   * @param {WebAssembly.Memory} memory its wasm instance's linear memory, given back once its execution closed
    */
-  constructor(runtime, vm) {
+  constructor(runtime, vm, memory) {
     this.runtime = runtime;
     this.vm = vm;
+    this.memory = memory;
     /** marks byte arrays in bridge JSON (prelude.js); agent code never sees it */
     this.tag = `\ue000b${crypto.randomUUID()}:`;
     /** @type {Execution | undefined} the one execution this interpreter serves, once taken */
@@ -101,11 +108,12 @@ function takeInterpreter() {
   return taken;
 }
 
-function prepareSpare() {
+/** Makes the next interpreter, unless one is ready or being made; settles when it is made. */
+async function prepareSpare() {
   if (spare) return;
   const made = Interpreter.make();
   spare = made;
-  made.catch(() => {
+  await made.catch(() => {
     if (spare === made) spare = undefined;
   });
 }
@@ -113,9 +121,11 @@ function prepareSpare() {
 /**
  * @param {EngineRun} run
  * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
+ * @param {(work: Promise<unknown>) => void} waitUntil the request's: keeps the worker at work after
+ *   the report (a timer alone would never fire: the request's context ends with its answer)
  * @returns {Promise<string>}
  */
-export async function execute(run, bridge) {
+export async function execute(run, bridge, waitUntil) {
   const it = await takeInterpreter();
   it.runtime.setMemoryLimit(run.memoryBytes);
   it.fuel.limit = run.fuel;
@@ -136,9 +146,15 @@ export async function execute(run, bridge) {
   } finally {
     exec.close();
     // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
-    // which also frees what a stopped execution left (disposing would assert on its live objects).
-    // The next one is prepared after a macrotask, once this report is on its way: preparing takes
-    // the thread for ~8 ms (a wasm instance, the prelude, run-code.js).
-    setTimeout(prepareSpare, 0);
+    // which also frees what a stopped execution left (disposing would assert on its live objects);
+    // closed, the execution calls into it no more, so its memory can be zeroed for the next one.
+    // That is done after a macrotask, once this report is on its way, with the next interpreter's
+    // preparation, which takes the thread for ~5 ms (a wasm instance, the prelude, run-code.js).
+    waitUntil(
+      new Promise((go) => setTimeout(go, 0)).then(() => {
+        memories.giveBack(it.memory);
+        return prepareSpare();
+      }),
+    );
   }
 }
