@@ -23,7 +23,8 @@
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
 // level), BENCH_CONCURRENCY ("1,10,50"), BENCH_CHUNKS (4: each level's requests per path run in this
 // many chunks, alternating between the paths; a chunk has at least 4 requests per concurrent slot, so
-// c=50 runs 4 × 200), BENCH_PHASE_REQUESTS (100),
+// c=50 runs 4 × 200), BENCH_C1_REQUESTS (1000: c=1 gets more, one sample per request, in chunks of
+// 100: with 200 in 4 chunks its p50 ratio moved ±0.1× between runs), BENCH_PHASE_REQUESTS (100),
 // BENCH_LOG_LEVEL (the gateway's LOG_LEVEL, default "warn" as `npm run dev` runs it: at "info" wrangler dev
 // relays each request's log line through its inspector connection, ~2.5 ms of workerd CPU per request
 // that a deployed Worker does not pay; "info" measures it),
@@ -68,6 +69,12 @@ const LEVELS = (process.env.BENCH_CONCURRENCY ?? "1,10,50").split(",").map((s) =
 const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
 const PACED_ROUNDS = positiveInt("BENCH_PACED_ROUNDS", 30);
 const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
+const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
+/** requests and chunks per path at a concurrency level */
+const levelSize = (concurrency) =>
+  concurrency === 1
+    ? { requests: C1_REQUESTS, chunks: Math.max(CHUNKS, Math.ceil(C1_REQUESTS / 100)) }
+    : { requests: REQUESTS, chunks: CHUNKS };
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
@@ -169,7 +176,7 @@ async function run(path, concurrency, count) {
 }
 
 /**
- * REQUESTS per path at `concurrency` (more when needed for CHUNKS chunks), in CHUNKS chunks that
+ * levelSize's requests per path at `concurrency` (more when needed for its chunks), in chunks that
  * alternate between the paths (in a turning order), so that a machine getting busier or quieter
  * during the level weighs on every path alike. A chunk holds at least four requests per concurrent
  * slot (so ramp-up and drain stay small): at c=50 that is 200, so the level runs 4 × 200 per path
@@ -177,8 +184,9 @@ async function run(path, concurrency, count) {
  * latencies, the seconds its chunks took, workerd CPU ms per execution.
  */
 async function interleaved(concurrency) {
-  const chunk = Math.max(Math.ceil(REQUESTS / CHUNKS), concurrency * 4);
-  const total = chunk * CHUNKS;
+  const { requests, chunks } = levelSize(concurrency);
+  const chunk = Math.max(Math.ceil(requests / chunks), concurrency * 4);
+  const total = chunk * chunks;
   const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0, chunkRates: [] }));
   for (let done = 0, round = 0; done < total; done += chunk, round++) {
     const count = Math.min(chunk, total - done);
@@ -232,9 +240,9 @@ const line = (name, concurrency, ...values) =>
 
 async function latencies() {
   console.log(
-    `\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per path and level after ${WARMUP} warm-up, ` +
-      `in ${CHUNKS} chunks alternating between the paths (a chunk has at least 4 requests per concurrent slot, ` +
-      `so a level may run more: c=50 ${CHUNKS} × 200)`,
+    `\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per path and level (c=1: ${C1_REQUESTS} in ` +
+      `${levelSize(1).chunks} chunks) after ${WARMUP} warm-up, in ${CHUNKS} chunks alternating between the paths ` +
+      `(a chunk has at least 4 requests per concurrent slot, so a level may run more: c=50 ${CHUNKS} × 200)`,
   );
   console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
   console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
