@@ -28,6 +28,17 @@ const memories = memoryPool(1);
 class Interpreter {
   static async make() {
     const memory = memories.take();
+    try {
+      return await Interpreter.#makeIn(memory);
+    } catch (err) {
+      // Nothing holds the half-made interpreter: its memory goes back as a finished one's does.
+      memories.giveBack(memory);
+      throw err;
+    }
+  }
+
+  /** @param {WebAssembly.Memory} memory */
+  static async #makeIn(memory) {
     const quickjs = await newQuickJSWASMModuleFromVariant(
       newVariant(variantBase, { wasmModule, wasmMemory: memory }),
     );
@@ -127,24 +138,26 @@ async function prepareSpare() {
  */
 export async function execute(run, bridge, waitUntil) {
   const it = await takeInterpreter();
-  it.runtime.setMemoryLimit(run.memoryBytes);
-  it.fuel.limit = run.fuel;
-  it.fuel.deadline = Date.now() + run.options.timeoutMs;
-  const modules = { ...run.modules, "main.js": MAIN };
-  let linking = true;
-  it.runtime.setModuleLoader(
-    (name) =>
-      linking && Object.hasOwn(modules, name) ? modules[name] : { error: new Error(`No module ${name}`) },
-    (_base, requested) => (requested.startsWith("./") ? requested.slice(2) : requested),
-  );
-  const exec = new Execution(it, bridge, run);
-  it.exec = exec;
+  /** @type {Execution | undefined} */
+  let exec;
   try {
+    it.runtime.setMemoryLimit(run.memoryBytes);
+    it.fuel.limit = run.fuel;
+    it.fuel.deadline = Date.now() + run.options.timeoutMs;
+    const modules = { ...run.modules, "main.js": MAIN };
+    let linking = true;
+    it.runtime.setModuleLoader(
+      (name) =>
+        linking && Object.hasOwn(modules, name) ? modules[name] : { error: new Error(`No module ${name}`) },
+      (_base, requested) => (requested.startsWith("./") ? requested.slice(2) : requested),
+    );
+    exec = new Execution(it, bridge, run);
+    it.exec = exec;
     return await exec.start(() => {
       linking = false;
     });
   } finally {
-    exec.close();
+    exec?.close();
     // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
     // which also frees what a stopped execution left (disposing would assert on its live objects);
     // closed, the execution calls into it no more, so its memory can be zeroed for the next one.
