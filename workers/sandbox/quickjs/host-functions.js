@@ -1,10 +1,13 @@
 // What prelude.js (and its polyfill groups) may ask the host of an interpreter: one table of
 // functions, each serving the execution that took the interpreter (interpreter.js binds them).
 import { ENGINE_LIMITS as LIMITS } from "../../../shared/contract/engine";
+import { answerV8 } from "./host-v8.js";
 
 /* global POLYFILL_SOURCES */
 /** polyfills/*.js by group name, minified, inlined at build time (scripts/build-quickjs.mjs): evaluated on first use */
 const POLYFILLS = POLYFILL_SOURCES;
+/** polyfills/v8.js: not loaded on first use but run in every interpreter by prelude.js */
+export const V8_POLYFILL = POLYFILLS.v8;
 
 /** A string from the VM, its length checked before it is copied. */
 function str(vm, handle, max, what) {
@@ -95,6 +98,7 @@ export const HOST_FUNCTIONS = {
     const url = URL.canParse(href, from) ? new URL(href, from) : undefined;
     return url ? vm.newString(JSON.stringify(urlParts(url))) : vm.null;
   },
+  v8: (exec, request) => exec.vm.newString(answerV8(str(exec.vm, request, exec.run.memoryBytes, "request"))),
   setUrl: (exec, href, part, value) => {
     const { vm } = exec;
     const url = new URL(str(vm, href, LIMITS.maxUrlChars, "url"));

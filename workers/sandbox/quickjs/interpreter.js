@@ -3,7 +3,9 @@ import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
 import { ENGINE_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
-import { HOST_FUNCTIONS } from "./host-functions.js";
+import { HOST_FUNCTIONS, V8_POLYFILL } from "./host-functions.js";
+import { LEAN_V8 } from "./host-v8.js";
+import { addLeanFunctions } from "./lean-calls.js";
 import { memoryPool } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 import { errorMessage } from "./reports.js";
@@ -48,8 +50,9 @@ class Interpreter {
     const it = new Interpreter(runtime, vm, memory);
     const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
     const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
+    const fidelity = vm.unwrapResult(vm.evalCode(V8_POLYFILL, "v8.js", { type: "global", strict: true }));
     const made = vm.unwrapResult(
-      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods),
+      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods, fidelity),
     );
     it.bridge = vm.getProp(made, "bridge");
     it.begin = vm.getProp(made, "begin");
@@ -105,6 +108,8 @@ class Interpreter {
       });
       vm.setProp(host, name, f);
     }
+    // Stateless and called often: V8's Math, collation and formatting (host-v8.js).
+    addLeanFunctions(vm, host, LEAN_V8);
     return host;
   }
 }

@@ -14,7 +14,7 @@
 // Returns the bridge the runtime is given (and `begin`, which starts an execution's clock): each method sends its arguments as JSON text to the host,
 // which calls the gateway's bridge over RPC and answers with JSON text. Bytes cross as base64 strings
 // marked with a per-execution tag that agent code never sees.
-(host, tag, bridgeMethods) => {
+(host, tag, bridgeMethods, fidelity) => {
   const G = globalThis;
   const define = (target, name, value) =>
     Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
@@ -120,6 +120,9 @@
       define(target, "stack", new Error().stack);
     });
 
+  // --- V8's answers where QuickJS has none or another (polyfills/v8.js, given evaluated) ---------
+  const v8 = fidelity(host, G, { define, lengthOf, tooLong, MAX_NATIVE_LENGTH });
+
   // --- console: the runtime replaces its methods with the capturing ones --------------------------
   const noop = () => {};
   define(G, "console", {});
@@ -170,10 +173,12 @@
     clone: ["structuredClone"],
     url: ["URL", "URLSearchParams"],
     fetch: ["Headers", "Request", "Response"],
+    intl: ["Intl"],
+    abort: ["AbortController", "AbortSignal"],
   };
   for (const [group, names] of Object.entries(GROUPS)) {
     const load = () => {
-      const made = evalSource(host.polyfill(group))(host, G, bytesOf);
+      const made = evalSource(host.polyfill(group))(host, G, bytesOf, v8);
       for (const name of names) define(G, name, made[name]);
     };
     for (const name of names)

@@ -1,0 +1,37 @@
+import type { Snippet } from "../snippet";
+import async from "./async";
+import builtins from "./builtins";
+import classes from "./classes";
+import collation from "./collation";
+import collections from "./collections";
+import dataProcessing from "./data-processing";
+import dates from "./dates";
+import errors from "./errors";
+import intl from "./intl";
+import json from "./json";
+import math from "./math";
+import numbers from "./numbers";
+import regex from "./regex";
+import strings from "./strings";
+import typedArrays from "./typed-arrays";
+import urlEncoding from "./url-encoding";
+
+/** Every snippet of the engine-fidelity corpus, category by category. */
+export const CORPUS: Snippet[] = [
+  ...numbers,
+  ...dates,
+  ...strings,
+  ...collation,
+  ...intl,
+  ...regex,
+  ...collections,
+  ...json,
+  ...errors,
+  ...async,
+  ...typedArrays,
+  ...urlEncoding,
+  ...builtins,
+  ...dataProcessing,
+  ...math,
+  ...classes,
+];

@@ -1,0 +1,371 @@
+// Run by prelude.js in every interpreter, right after its own set-up (not on first use like the
+// other polyfill groups): V8's answers where QuickJS has none or another (contract "Engine
+// fidelity"). Locale-sensitive methods, Date's strings and free-form parsing, and Math's
+// transcendental functions are asked of the warm worker's own V8 (host-v8.js; the frequent ones on
+// its lean path), and the errors of JSON, URI and Date built-ins carry V8's messages. Returns what
+// the `intl` group needs.
+(host, G, { define, lengthOf, tooLong, MAX_NATIVE_LENGTH }) => {
+  const apply = Reflect.apply;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  // Values JSON cannot carry cross tagged (host-v8.js `decode`).
+  const TAG = "\u0000";
+  const timeOf = Date.prototype.getTime;
+  const ERRORS = { RangeError, TypeError, SyntaxError };
+  const tagged = function (key, value) {
+    const raw = this[key];
+    if (raw === undefined) return { [TAG]: ["u", ""] };
+    if (typeof raw === "number" && (!Number.isFinite(raw) || Object.is(raw, -0)))
+      return { [TAG]: ["n", Object.is(raw, -0) ? "-0" : String(raw)] };
+    if (typeof raw === "bigint") return { [TAG]: ["b", String(raw)] };
+    if (raw instanceof Date) return { [TAG]: ["d", String(apply(timeOf, raw, []))] };
+    return value;
+  };
+  const untag = (_key, value) => {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, TAG)) return value;
+    const [type, raw] = value[TAG];
+    return type === "n" ? Number(raw) : type === "b" ? BigInt(raw) : undefined;
+  };
+  const ask = (request) => {
+    const out = parse(host.v8(stringify(request, tagged)), untag);
+    if (out.error) throw new (ERRORS[out.error.name] ?? Error)(out.error.message);
+    return out.ok;
+  };
+  /** Locales as V8 takes them: a tag, a list of tags, or Intl.Locale objects (sent as their tags). */
+  const toLocales = (locales) => {
+    const one = (l) => (typeof l === "object" && l !== null ? String(l) : l);
+    if (locales === undefined || typeof locales === "string") return locales;
+    if (typeof locales === "object" && locales !== null && typeof locales[Symbol.iterator] === "function")
+      return Array.from(locales, one);
+    return one(locales);
+  };
+  /** Locales and options as the host keys its formatters (host-v8.js `instance`). */
+  const specOf = (locales, options) =>
+    locales === undefined && options === undefined
+      ? ""
+      : stringify(
+          [toLocales(locales), options === null || typeof options !== "object" ? options : { ...options }],
+          tagged,
+        );
+  const v8 = { ask, locales: toLocales, specOf };
+  const proto = (type, method, self, args) =>
+    ask({ op: "proto", type, method, self, args: [toLocales(args[0]), ...args.slice(1)] });
+  const numberOf = Number.prototype.valueOf;
+  const bigintOf = BigInt.prototype.valueOf;
+  define(
+    Number.prototype,
+    "toLocaleString",
+    {
+      toLocaleString(...args) {
+        return host.formatNumber(specOf(args[0], args[1]), apply(numberOf, this, []));
+      },
+    }.toLocaleString,
+  );
+  define(
+    BigInt.prototype,
+    "toLocaleString",
+    {
+      toLocaleString(...args) {
+        return proto("BigInt", "toLocaleString", apply(bigintOf, this, []), args);
+      },
+    }.toLocaleString,
+  );
+  /** The time value of a Date (a TypeError for anything else). */
+  const thisDate = (self) => apply(timeOf, self, []);
+  for (const name of [
+    "toString",
+    "toTimeString",
+    "toLocaleString",
+    "toLocaleDateString",
+    "toLocaleTimeString",
+  ])
+    define(
+      Date.prototype,
+      name,
+      {
+        [name](...args) {
+          const spec = name.startsWith("toLocale") ? specOf(args[0], args[1]) : "";
+          return host.dateString(name, spec, thisDate(this));
+        },
+      }[name],
+    );
+  const thisString = (self, name) => {
+    if (self === null || self === undefined)
+      throw new TypeError(`String.prototype.${name} called on null or undefined`);
+    return String(self);
+  };
+  define(String.prototype, "localeCompare", function localeCompare(that, ...args) {
+    return host.collate(specOf(args[0], args[1]), thisString(this, "localeCompare"), String(that));
+  });
+  for (const name of ["toLocaleUpperCase", "toLocaleLowerCase"])
+    define(
+      String.prototype,
+      name,
+      {
+        [name](locales) {
+          return proto("String", name, thisString(this, name), [locales]);
+        },
+      }[name],
+    );
+  const listToLocale = {
+    toLocaleString(...args) {
+      const n = lengthOf(this);
+      if (n > MAX_NATIVE_LENGTH) throw tooLong("toLocaleString", n);
+      const parts = [];
+      for (let i = 0; i < n; i++) {
+        const item = this[i];
+        parts.push(item === null || item === undefined ? "" : String(item.toLocaleString(...args)));
+      }
+      return parts.join(",");
+    },
+  }.toLocaleString;
+  define(Array.prototype, "toLocaleString", listToLocale);
+  define(Object.getPrototypeOf(Uint8Array.prototype), "toLocaleString", listToLocale);
+  // Date: free-form strings are parsed by V8's parser (QuickJS's takes other forms), in Date.parse,
+  // new Date(string) and Date() called as a function.
+  const NativeDate = Date;
+  const parseDate = (text) => ask({ op: "parseDate", text: String(text) });
+  const DateV8 = new Proxy(NativeDate, {
+    construct(target, args, newTarget) {
+      if (args.length === 1) {
+        const v = args[0];
+        const prim = typeof v === "object" && v !== null && !(v instanceof NativeDate) ? v.valueOf() : v;
+        if (typeof prim === "string")
+          return Reflect.construct(target, [parseDate(prim)], newTarget === DateV8 ? target : newTarget);
+      }
+      return Reflect.construct(target, args, newTarget === DateV8 ? target : newTarget);
+    },
+    apply: () => ask({ op: "dateString" }),
+  });
+  define(NativeDate, "parse", function parse(text) {
+    return parseDate(text);
+  });
+  define(NativeDate.prototype, "constructor", DateV8);
+  define(G, "Date", DateV8);
+  for (const key of Object.keys(host)) {
+    if (!key.startsWith("math_")) continue;
+    const f = host[key];
+    const name = key.slice(5);
+    // +x as V8 does (a BigInt throws); the arity is the native's (Math.pow.length is 2).
+    const made =
+      name === "hypot"
+        ? // `arguments` tells a missing value from undefined
+          function hypot(_a, _b) {
+            const values = [];
+            // biome-ignore lint/complexity/noArguments: as above
+            for (let i = 0; i < arguments.length; i++) values.push(+arguments[i]);
+            return apply(f, undefined, values);
+          }
+        : Math[name].length === 2
+          ? { [name]: (x, y) => f(+x, +y) }[name]
+          : { [name]: (x) => f(+x) }[name];
+    define(Math, name, made);
+  }
+
+  // --- built-ins whose errors carry QuickJS's words: V8's instead ---------------------------------
+  const jsonParse = JSON.parse;
+  define(
+    JSON,
+    "parse",
+    {
+      parse(text, reviver) {
+        try {
+          return apply(jsonParse, JSON, [text, reviver]);
+        } catch (err) {
+          if (!(err instanceof SyntaxError)) throw err;
+          throw new SyntaxError(ask({ op: "jsonError", text: String(text) }) ?? err.message);
+        }
+      },
+    }.parse,
+  );
+  const jsonStringify = JSON.stringify;
+  define(
+    JSON,
+    "stringify",
+    {
+      stringify(value, replacer, space) {
+        try {
+          return apply(jsonStringify, JSON, [value, replacer, space]);
+        } catch (err) {
+          const circle = err instanceof TypeError ? circleOf(value) : undefined;
+          if (circle) throw new TypeError(circle);
+          if (err instanceof TypeError && /bigint/i.test(err.message))
+            throw new TypeError("Do not know how to serialize a BigInt");
+          throw err;
+        }
+      },
+    }.stringify,
+  );
+  /** V8's message for a circular structure: the path from where the circle starts to where it closes. */
+  function circleOf(root) {
+    const ctor = (o) => {
+      const c = o.constructor;
+      return typeof c === "function" && c.name ? c.name : "Object";
+    };
+    const keyText = (holder, key) => (Array.isArray(holder) ? `index ${key}` : `property '${key}'`);
+    const stack = [];
+    const keys = [];
+    const walk = (value) => {
+      if (value === null || typeof value !== "object") return undefined;
+      const at = stack.indexOf(value);
+      if (at >= 0) return at;
+      stack.push(value);
+      for (const key of Object.keys(value)) {
+        keys.push(key);
+        const found = walk(value[key]);
+        if (found !== undefined) return found;
+        keys.pop();
+      }
+      stack.pop();
+      return undefined;
+    };
+    const start = walk(root);
+    if (start === undefined) return undefined;
+    const lines = [
+      "Converting circular structure to JSON",
+      `    --> starting at object with constructor '${ctor(stack[start])}'`,
+    ];
+    const links = [];
+    for (let i = start + 1; i < stack.length; i++)
+      links.push(
+        `    |     ${keyText(stack[i - 1], keys[i - 1])} -> object with constructor '${ctor(stack[i])}'`,
+      );
+    lines.push(
+      ...(links.length > 3 ? [links[0], links[1], "    |     ...", links[links.length - 1]] : links),
+    );
+    lines.push(`    --- ${keyText(stack[stack.length - 1], keys[keys.length - 1])} closes the circle`);
+    return lines.join("\n");
+  }
+  const toISO = Date.prototype.toISOString;
+  define(
+    Date.prototype,
+    "toISOString",
+    {
+      toISOString() {
+        if (Number.isNaN(thisDate(this))) throw new RangeError("Invalid time value");
+        return apply(toISO, this, []);
+      },
+    }.toISOString,
+  );
+  for (const name of ["decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent"]) {
+    const native = G[name];
+    define(
+      G,
+      name,
+      {
+        [name](text) {
+          try {
+            return native(text);
+          } catch (err) {
+            if (err instanceof URIError) throw new URIError("URI malformed");
+            throw err;
+          }
+        },
+      }[name],
+    );
+  }
+  const any = Promise.any;
+  define(
+    Promise,
+    "any",
+    {
+      any(values) {
+        return apply(any, this, [values]).catch((err) => {
+          if (err instanceof AggregateError && err.message === "")
+            throw new AggregateError(err.errors, "All promises were rejected");
+          throw err;
+        });
+      },
+    }.any,
+  );
+
+  // --- built-ins V8 has and QuickJS lacks ---------------------------------------------------------
+  if (typeof Array.fromAsync !== "function")
+    define(
+      Array,
+      "fromAsync",
+      {
+        async fromAsync(items, mapFn, thisArg) {
+          const out = [];
+          const take = async (value) => (mapFn ? apply(mapFn, thisArg, [await value, out.length]) : value);
+          if (items != null && typeof items[Symbol.asyncIterator] === "function")
+            for await (const value of items) out.push(await take(value));
+          else {
+            const list =
+              items != null && typeof items[Symbol.iterator] === "function" ? items : Array.from(items);
+            for (const value of list) out.push(await take(await value));
+          }
+          return out;
+        },
+      }.fromAsync,
+    );
+  const IteratorProto = Object.getPrototypeOf(Object.getPrototypeOf([].values()));
+  if (typeof IteratorProto.map !== "function") {
+    const helpers = {
+      *map(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) yield fn(v, i++);
+      },
+      *filter(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) if (fn(v, i++)) yield v;
+      },
+      *take(n) {
+        let left = Number(n);
+        if (left <= 0) return;
+        for (const v of { [Symbol.iterator]: () => this }) {
+          yield v;
+          if (--left <= 0) return;
+        }
+      },
+      *drop(n) {
+        let skip = Number(n);
+        for (const v of { [Symbol.iterator]: () => this })
+          if (skip > 0) skip--;
+          else yield v;
+      },
+      *flatMap(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) yield* fn(v, i++);
+      },
+      toArray() {
+        return Array.from({ [Symbol.iterator]: () => this });
+      },
+      forEach(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) fn(v, i++);
+      },
+      some(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) if (fn(v, i++)) return true;
+        return false;
+      },
+      every(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) if (!fn(v, i++)) return false;
+        return true;
+      },
+      find(fn) {
+        let i = 0;
+        for (const v of { [Symbol.iterator]: () => this }) if (fn(v, i++)) return v;
+        return undefined;
+      },
+      reduce(fn, ...init) {
+        let i = 0;
+        let acc = init[0];
+        let first = init.length === 0;
+        for (const v of { [Symbol.iterator]: () => this }) {
+          if (first) {
+            acc = v;
+            first = false;
+            i++;
+          } else acc = fn(acc, v, i++);
+        }
+        if (first) throw new TypeError("Reduce of empty iterator with no initial value");
+        return acc;
+      },
+    };
+    for (const name of Object.keys(helpers)) define(IteratorProto, name, helpers[name]);
+  }
+  return v8;
+};
