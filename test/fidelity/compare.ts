@@ -14,7 +14,9 @@ export function compareAnswers(quickjs: ExecuteResult, v8: ExecuteResult): Verdi
   if (quickjs.error && v8.error) {
     const q = quickjs.error;
     const v = v8.error;
-    return q.name === v.name && q.message === v.message && same(quickjs.logs, v8.logs) ? "equal" : "error-differs";
+    return q.name === v.name && q.message === v.message && same(quickjs.logs, v8.logs)
+      ? "equal"
+      : "error-differs";
   }
   if (quickjs.error) return "refused";
   if (v8.error) return "silent";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { ExecuteResult } from "../../shared/contract/execute";
 import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
-import { CORPUS } from "../fidelity/corpus";
 import { compareAnswers, type Verdict } from "../fidelity/compare";
+import { CORPUS } from "../fidelity/corpus";
+import type { Snippet } from "../fidelity/snippet";
 import { deps } from "../helpers/sandbox";
 
 // Engine fidelity (contract "Engine fidelity"): every snippet of the corpus (test/fidelity/corpus/,
@@ -10,9 +10,12 @@ import { deps } from "../helpers/sandbox";
 // quickjs engine that differs without an error fails; at least 95 % of the answers are equal.
 // `--silent=false` prints every answer that is not equal.
 const SLOTS = 4;
-const MIN_SNIPPETS = 1;
+const MIN_SNIPPETS = 300;
 const quickjs = (slot: number) =>
-  deps({}, { engine: { name: "quickjs", worker: { id: `fidelity:${slot}`, memoryBytes: 32 * 1024 * 1024 } } });
+  deps(
+    {},
+    { engine: { name: "quickjs", worker: { id: `fidelity:${slot}`, memoryBytes: 32 * 1024 * 1024 } } },
+  );
 const isolate = () => deps({}, { engine: { name: "isolate" } });
 
 async function inTurn<T>(count: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
@@ -30,12 +33,12 @@ describe("engine fidelity: the quickjs engine answers as V8 does", () => {
   it(`runs the corpus (${CORPUS.length} snippets) on both engines`, { timeout: 600_000 }, async () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(MIN_SNIPPETS);
     const answers = await inTurn(CORPUS.length, SLOTS, async (i) => {
-      const input = { code: CORPUS[i].code };
-      const [q, v]: ExecuteResult[] = await Promise.all([
-        sendToSandbox(quickjs(i % SLOTS), input),
-        sendToSandbox(isolate(), input),
+      const { name, code } = CORPUS[i] as Snippet;
+      const [q, v] = await Promise.all([
+        sendToSandbox(quickjs(i % SLOTS), { code }),
+        sendToSandbox(isolate(), { code }),
       ]);
-      return { name: CORPUS[i].name, verdict: compareAnswers(q, v), q, v };
+      return { name, verdict: compareAnswers(q, v), q, v };
     });
     const count = (verdict: Verdict) => answers.filter((a) => a.verdict === verdict).length;
     const notEqual = answers.filter((a) => a.verdict !== "equal");

@@ -67,11 +67,16 @@ export async function runSandbox(
   clock?: PhaseTimer,
 ): Promise<SandboxOutcome> {
   try {
-    const skills = skillModules(request.skills);
+    // The engine that runs the code: Python's skills and quickjs without a warm worker run on V8.
+    const engine =
+      request.engine === "quickjs" && request.worker && request.language !== "python" ? "quickjs" : "isolate";
+    const skills = skillModules(request.skills, engine);
     if (!skills.ok) return failedOutcome(skills.error);
     if (request.language === "python") return await runPython(loader, request, bridge, skills.modules);
     const language = request.language;
-    const compiled = await timed(clock, "compile", () => compileAgentCode(request.code, language));
+    const compiled = await timed(clock, "compile", () =>
+      compileAgentCode(request.code, language, "agent", engine),
+    );
     if (!compiled.ok) return failedOutcome(compiled.error);
     const sources = [request.code, ...request.skills.map((s) => s.code)];
     const guarded = compiled.guarded || skills.guarded;

@@ -1,3 +1,4 @@
+import type { Engine } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import type { LoadedSkill } from "../../shared/contract/sandbox";
 import { compileAgentCode, skillModule } from "./compile";
@@ -12,13 +13,14 @@ export const SKILLS_INDEX_MODULE = "skills.js";
  */
 export function skillModules(
   skills: readonly LoadedSkill[],
+  engine: Engine = "isolate",
 ): { ok: true; modules: Record<string, string>; guarded: boolean } | { ok: false; error: ExecutionError } {
   const modules: Record<string, string> = {};
   let guarded = false;
   const imports: string[] = [];
   const entries: string[] = [];
   for (const [i, skill] of skills.entries()) {
-    const compiled = compileAgentCode(skill.code, "typescript", "skill");
+    const compiled = compileAgentCode(skill.code, "typescript", "skill", engine);
     if (!compiled.ok) {
       const { name, message } = compiled.error;
       return {

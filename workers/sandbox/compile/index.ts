@@ -1,5 +1,7 @@
 import type { ExpressionStatement, FunctionDeclaration } from "acorn";
+import type { Engine } from "../../../shared/contract/engine";
 import type { ExecutionError } from "../../../shared/contract/execute";
+import { withV8Errors } from "./catch-errors";
 import { type Insert, instrument } from "./instrument";
 import { escapeFromWrapper, isSealedModule } from "./structure";
 import { parseAgentCode, SKILL_WRAPPER_HEAD, WRAPPER_HEAD } from "./syntax";
@@ -25,10 +27,14 @@ export function compileAgentCode(
   code: string,
   language: "typescript" | "javascript",
   kind: "agent" | "skill" = "agent",
+  engine: Engine = "isolate",
 ): Compiled {
   const head = kind === "skill" ? SKILL_WRAPPER_HEAD : WRAPPER_HEAD;
-  const parsed = parseAgentCode(code, language, head);
-  if (!parsed.ok) return parsed;
+  const first = parseAgentCode(code, language, head);
+  if (!first.ok) return first;
+  // On the quickjs engine, caught errors get V8's words (catch-errors.ts).
+  const parsed =
+    (engine === "quickjs" && code.includes("catch") && withV8Errors(first.js, first.program)) || first;
   const escaped = escapeFromWrapper(parsed.program, parsed.js);
   if (escaped) return { ok: false, error: escaped };
   const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;

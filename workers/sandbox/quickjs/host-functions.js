@@ -6,8 +6,8 @@ import { answerV8 } from "./host-v8.js";
 /* global POLYFILL_SOURCES */
 /** polyfills/*.js by group name, minified, inlined at build time (scripts/build-quickjs.mjs): evaluated on first use */
 const POLYFILLS = POLYFILL_SOURCES;
-/** polyfills/v8.js: not loaded on first use but run in every interpreter by prelude.js */
-export const V8_POLYFILL = POLYFILLS.v8;
+/** polyfills/v8.js and v8-builtins.js: not loaded on first use but run in every interpreter by prelude.js */
+export const V8_POLYFILLS = [POLYFILLS.v8, POLYFILLS["v8-builtins"]];
 
 /** A string from the VM, its length checked before it is copied. */
 function str(vm, handle, max, what) {
@@ -99,6 +99,11 @@ export const HOST_FUNCTIONS = {
     return url ? vm.newString(JSON.stringify(urlParts(url))) : vm.null;
   },
   v8: (exec, request) => exec.vm.newString(answerV8(str(exec.vm, request, exec.run.memoryBytes, "request"))),
+  /** A line of the agent's module, for V8's words of a caught "not a function" (polyfills/v8.js). */
+  agentLine: (exec, n) => {
+    const lines = (exec.run.modules["agent.js"] ?? "").split("\n");
+    return exec.vm.newString(lines[exec.vm.getNumber(n) - 1] ?? "");
+  },
   setUrl: (exec, href, part, value) => {
     const { vm } = exec;
     const url = new URL(str(vm, href, LIMITS.maxUrlChars, "url"));

@@ -3,7 +3,7 @@ import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
 import { ENGINE_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
-import { HOST_FUNCTIONS, V8_POLYFILL } from "./host-functions.js";
+import { HOST_FUNCTIONS, V8_POLYFILLS } from "./host-functions.js";
 import { LEAN_V8 } from "./host-v8.js";
 import { addLeanFunctions } from "./lean-calls.js";
 import { memoryPool } from "./memories.js";
@@ -50,9 +50,11 @@ class Interpreter {
     const it = new Interpreter(runtime, vm, memory);
     const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
     const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
-    const fidelity = vm.unwrapResult(vm.evalCode(V8_POLYFILL, "v8.js", { type: "global", strict: true }));
+    const fidelity = V8_POLYFILLS.map((source) =>
+      vm.unwrapResult(vm.evalCode(source, "v8.js", { type: "global", strict: true })),
+    );
     const made = vm.unwrapResult(
-      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods, fidelity),
+      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods, ...fidelity),
     );
     it.bridge = vm.getProp(made, "bridge");
     it.begin = vm.getProp(made, "begin");

@@ -14,7 +14,7 @@
 // Returns the bridge the runtime is given (and `begin`, which starts an execution's clock): each method sends its arguments as JSON text to the host,
 // which calls the gateway's bridge over RPC and answers with JSON text. Bytes cross as base64 strings
 // marked with a per-execution tag that agent code never sees.
-(host, tag, bridgeMethods, fidelity) => {
+(host, tag, bridgeMethods, answers, builtins) => {
   const G = globalThis;
   const define = (target, name, value) =>
     Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
@@ -120,8 +120,10 @@
       define(target, "stack", new Error().stack);
     });
 
-  // --- V8's answers where QuickJS has none or another (polyfills/v8.js, given evaluated) ---------
-  const v8 = fidelity(host, G, { define, lengthOf, tooLong, MAX_NATIVE_LENGTH });
+  // --- V8's answers and errors where QuickJS has none or others (polyfills/v8*.js, given evaluated) -
+  const helpers = { define, lengthOf, tooLong, MAX_NATIVE_LENGTH };
+  const v8 = answers(host, G, helpers);
+  builtins(host, G, helpers, v8);
 
   // --- console: the runtime replaces its methods with the capturing ones --------------------------
   const noop = () => {};
