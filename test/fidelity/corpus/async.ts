@@ -24,7 +24,7 @@ return results.map(r => (r.status === "fulfilled" ? { ok: r.value } : { failed: 
   },
   {
     name: "async: Promise.race with a timeout",
-    code: `const slow = new Promise<string>(r => setTimeout(() => r("slow result"), 50));
+    code: `const slow = new Promise<string>(r => setTimeout(() => r("slow result"), 1500));
 const timeout = new Promise<never>((_, rej) => setTimeout(() => rej(new Error("Timed out after 10ms")), 10));
 try {
   return await Promise.race([slow, timeout]);
@@ -137,7 +137,7 @@ return results;`,
   return Promise.race([p, new Promise<T>((_, rej) => { t = setTimeout(() => rej(new Error(label + " timed out after " + ms + "ms")), ms); })]).finally(() => clearTimeout(t));
 }
 const fast = withTimeout(new Promise(r => setTimeout(() => r("fast ok"), 2)), 30, "fast");
-const slow = withTimeout(new Promise(r => setTimeout(() => r("slow ok"), 60)), 10, "slow");
+const slow = withTimeout(new Promise(r => setTimeout(() => r("slow ok"), 1500)), 10, "slow");
 const settled = await Promise.allSettled([fast, slow]);
 return settled.map(s => (s.status === "fulfilled" ? s.value : (s.reason as Error).message));`,
   },
@@ -174,7 +174,7 @@ return result;`,
     name: "async: AbortController cancels work",
     code: `const controller = new AbortController();
 const work = new Promise<string>((resolve, reject) => {
-  const t = setTimeout(() => resolve("finished"), 50);
+  const t = setTimeout(() => resolve("finished"), 1500);
   controller.signal.addEventListener("abort", () => { clearTimeout(t); reject(controller.signal.reason); });
 });
 setTimeout(() => controller.abort(new Error("User cancelled")), 5);

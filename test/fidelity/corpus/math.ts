@@ -216,4 +216,30 @@ return {
 const names = Object.keys(pts);
 return names.map(a => names.map(b => Math.round(Math.hypot(pts[a][0] - pts[b][0], pts[a][1] - pts[b][1]) * 1000) / 1000));`,
   },
+  {
+    name: "math: growth factors with ** for a rate table",
+    code: `const rates = [0.011, 0.0235, 0.037, 0.049, 0.0625, 0.081];
+return rates.map((r) => ({ rate: r, factors: [1, 5, 10, 30].map((years) => (1 + r) ** years) }));`,
+  },
+  {
+    name: "math: compounding in a loop with **=",
+    code: `let factor = 1.0007;
+const steps: number[] = [];
+for (let i = 0; i < 6; i++) { factor **= 1.5; steps.push(factor); }
+return steps;`,
+  },
+  {
+    name: "math: token amounts with BigInt **",
+    code: `const decimals = 18n;
+const unit = 10n ** decimals;
+const wei = 1234n * unit + 5n * 10n ** 15n;
+return { unit: unit.toString(), wei: wei.toString(), tower: 2 ** 3 ** 2 };`,
+  },
+  {
+    name: "math: standard deviation with ** 0.5",
+    code: `const xs = [12.5, 14.25, 9.75, 18.125, 11.0625, 15.5];
+const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1);
+return { mean, sd: variance ** 0.5, cv: (variance ** 0.5) / mean };`,
+  },
 ] satisfies Snippet[];

@@ -1,10 +1,10 @@
 import type { ExpressionStatement, FunctionDeclaration } from "acorn";
 import type { Engine } from "../../../shared/contract/engine";
 import type { ExecutionError } from "../../../shared/contract/execute";
-import { withV8Errors } from "./catch-errors";
 import { type Insert, instrument } from "./instrument";
 import { escapeFromWrapper, isSealedModule } from "./structure";
 import { parseAgentCode, SKILL_WRAPPER_HEAD, WRAPPER_HEAD } from "./syntax";
+import { withV8Semantics } from "./v8-semantics";
 
 /** Module name of the agent's code inside the isolate; stack frames in it are the agent's lines. */
 export const AGENT_MODULE = "agent.js";
@@ -32,9 +32,9 @@ export function compileAgentCode(
   const head = kind === "skill" ? SKILL_WRAPPER_HEAD : WRAPPER_HEAD;
   const first = parseAgentCode(code, language, head);
   if (!first.ok) return first;
-  // On the quickjs engine, caught errors get V8's words (catch-errors.ts).
-  const parsed =
-    (engine === "quickjs" && code.includes("catch") && withV8Errors(first.js, first.program)) || first;
+  // On the quickjs engine, caught errors get V8's words and `**` V8's result (v8-semantics.ts).
+  const v8 = engine === "quickjs" && /catch|\*\*/.test(code) && withV8Semantics(first.js, first.program);
+  const parsed = v8 || first;
   const escaped = escapeFromWrapper(parsed.program, parsed.js);
   if (escaped) return { ok: false, error: escaped };
   const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;

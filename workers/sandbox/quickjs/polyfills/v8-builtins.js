@@ -1,6 +1,6 @@
 // Run by prelude.js in every interpreter after polyfills/v8.js (not on first use like the other
 // polyfill groups): the errors of JSON, URI, Date and Promise built-ins, and the errors QuickJS's
-// own code throws as agent code catches them (compile/catch-errors.ts), get V8's name and words;
+// own code throws as agent code catches them (compile/v8-semantics.ts), get V8's name and words;
 // and the built-ins V8 has that QuickJS lacks or gets wrong. Gets the prelude's `host`, the global
 // object, its helpers and what polyfills/v8.js returned.
 (host, G, { define }, { ask, thisDate }) => {
@@ -122,7 +122,7 @@
     }.any,
   );
 
-  // --- errors QuickJS's own code throws, as caught: V8's name and words (compile/catch-errors.ts) ---
+  // --- errors QuickJS's own code throws, as caught: V8's name and words (compile/v8-semantics.ts) ---
   const WORDS = [
     [
       /^cannot read property '(.*)' of (null|undefined)$/,
@@ -200,6 +200,12 @@
     } catch {}
     return err;
   });
+
+  // `a ** b` (compile/v8-semantics.ts): V8's pow for numbers, QuickJS's for BigInts.
+  const pow = Math.pow;
+  define(G, Symbol.for("sandbox.v8Pow"), (a, b) =>
+    typeof a === "bigint" || typeof b === "bigint" ? a ** b : pow(a, b),
+  );
 
   // --- built-ins V8 has and QuickJS lacks ---------------------------------------------------------
   if (typeof Array.fromAsync !== "function")
