@@ -256,14 +256,11 @@ class TamperedReport extends Error {
   }
 }
 
+/** The error with its stack in the agent's lines, and its line from the stack when it has one there. */
 function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
   if (error.stack === undefined) return error;
   const mapped = mapAgentStack(error.stack);
-  return {
-    ...error,
-    stack: mapped.stack,
-    ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
-  };
+  return { ...error, stack: mapped.stack, ...(mapped.line === undefined ? {} : { line: mapped.line }) };
 }
 
 /**
