@@ -79,7 +79,7 @@ export async function runSandbox(
       ...runtimeModules(sources, { guarded, piiSafeCuts: request.isolate.piiSafeCuts }, skills.modules),
       [AGENT_MODULE]: compiled.module,
     };
-    const given = usesBridge(modules) ? bridge : undefined;
+    const given = usesBridge(modules) || request.isolate.liveLogs ? bridge : undefined;
     const worker = request.engine === "quickjs" ? request.worker : undefined;
     const report = await timed(clock, "isolate", () =>
       worker
