@@ -3,6 +3,8 @@ import { ERROR_CAPS } from "../../shared/contract/caps";
 import type { Engine } from "../../shared/contract/engine";
 import type { ExecuteInput } from "../../shared/contract/execute";
 import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { execute } from "../../workers/gateway/operations/execute";
+import { testContext } from "../helpers/context";
 import { EchoBridge } from "../helpers/echo-bridge";
 import { deps } from "../helpers/sandbox";
 
@@ -87,5 +89,20 @@ throw e`,
     );
     expect(r.result).toBe(1);
     expect(bridge.liveLines.flatMap((json) => JSON.parse(String(json)))).toEqual(["[log] a", "[log] b"]);
+  });
+});
+
+describe("through the gateway, on the deployment's default engine", () => {
+  it("answers a last expression after a tool call, and an error's code", async () => {
+    const ctx = testContext();
+    expect(ctx.config.sandbox.engine).toBe("quickjs");
+    const counted = await execute(ctx, {
+      code: "const p = await tools.demo.list_agents({});\np.agents.length",
+    });
+    expect(counted.result).toEqual(expect.any(Number));
+    const failed = await execute(ctx, {
+      code: 'const e = new Error("gone");\ne.code = 404;\nthrow e',
+    });
+    expect(failed.error).toMatchObject({ name: "Error", message: "gone", line: 1, data: { code: 404 } });
   });
 });
