@@ -28,6 +28,8 @@ export const ExecutionError = z.object({
   line: z.number().optional(),
   column: z.number().optional(),
   stack: z.string().optional(),
+  /** an error's own fields (`code`, `status`, …) or a thrown non-Error, JSON (ERROR_CAPS.data) */
+  data: z.unknown().optional(),
 });
 export type ExecutionError = z.infer<typeof ExecutionError>;
 

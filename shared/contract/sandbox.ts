@@ -38,6 +38,12 @@ export function reportCharCap(options: Pick<IsolateOptions, "maxOutputChars" | "
   return options.maxOutputChars * 6 + 64_000 + (options.keepWholeResult ? SESSION_LIMITS.maxFileBytes : 0);
 }
 
+/** An error's `data` as the isolate sends it: JSON of at most ERROR_CAPS.data characters. */
+const ErrorData = z
+  .unknown()
+  .refine((value) => (JSON.stringify(value) ?? "").length <= ERROR_CAPS.data, "error data too long")
+  .optional();
+
 const Warnings = z.array(z.string().max(WARNING_CAPS.chars)).max(WARNING_CAPS.count);
 const SkillRuns = z.array(CallStat.extend({ name: z.string().max(80) })).max(64);
 
@@ -65,6 +71,7 @@ export const IsolateReport = z.object({
       stack: z.string().max(ERROR_CAPS.stack).optional(),
       line: z.number().int().optional(),
       column: z.number().int().optional(),
+      data: ErrorData,
     })
     .optional(),
 });
@@ -102,6 +109,7 @@ export const SandboxOutcome = z.object({
     name: z.string().max(ERROR_CAPS.name),
     message: z.string().max(ERROR_CAPS.message + 200),
     stack: z.string().max(ERROR_CAPS.stack).optional(),
+    data: ErrorData,
   }).optional(),
   truncated: z.boolean(),
 });

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
-import { AUTH, execute, gatewayUrl, PROMPT_MS, postMcp } from "./client";
+import { AUTH, execute, gatewayUrl, PROMPT_MS, postMcp, teamWithKey } from "./client";
 
 // An execution that talks to its client while it runs (contract "Approvals, progress,
 // cancellation"): progress and console lines as notifications on the execute's stream, and
@@ -64,6 +64,38 @@ return "ok";`;
     const seconds = (progress.at(-1)!.at - progress[0]!.at) / 1000;
     expect(progress.length - 1).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 1);
   });
+});
+
+describe("live logs of code that calls no tool", () => {
+  // The default engine (quickjs, unless E2E_ENGINE) and a team on the other one: the same lines.
+  it.each([false, true])(
+    "arrive while it runs, on the stack's engine and on a team's isolate engine (progress token: %s)",
+    async (progress) => {
+      const isolate = await teamWithKey("e2e-live-isolate", { engine: "isolate" });
+      for (const headers of [AUTH, isolate]) {
+        const lines: Array<{ at: number; data: unknown }> = [];
+        const own = new Client({ name: "e2e-live-no-tool", version: "1.0.0" });
+        own.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+          lines.push({ at: Date.now(), data: n.params.data });
+        });
+        await own.connect(
+          new StreamableHTTPClientTransport(new URL(`${gatewayUrl()}/mcp`), { requestInit: { headers } }),
+        );
+        await own.setLoggingLevel("info");
+        const code = `console.log("before");\nawait new Promise((r) => setTimeout(r, 1000));\nconsole.log("after");\nreturn "done";`;
+        const res = await own.callTool(
+          { name: "execute", arguments: { code } },
+          undefined,
+          progress ? { onprogress: () => {} } : {},
+        );
+        const answeredAt = Date.now();
+        await own.close();
+        expect((res.structuredContent as ExecuteResult).result).toBe("done");
+        expect(lines.map((l) => l.data)).toEqual(["before", "after"]);
+        expect(answeredAt - (lines[0]?.at ?? answeredAt)).toBeGreaterThan(300);
+      }
+    },
+  );
 });
 
 describe("live logs from Python, and when answers stay JSON", () => {

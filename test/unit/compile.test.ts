@@ -11,7 +11,7 @@ function compiled(code: string, language: "typescript" | "javascript" = "typescr
   return out.module;
 }
 
-const guardName = (module: string) => /import \{ tick as (__guard_[0-9a-f]{32}) \}/.exec(module)?.[1];
+const guardName = (module: string) => /import \{ tick as (__guard_[0-9a-f]{32}),/.exec(module)?.[1];
 
 describe("compileAgentCode", () => {
   it("strips TypeScript and keeps every line where it was", () => {
@@ -88,6 +88,28 @@ describe("compileAgentCode", () => {
     expect(compiled("async () => { return 5 }").split("\n")[1]).toMatch(
       /^return \(async \(\) => \{.*return 5 \}\)\(\)$/,
     );
+  });
+
+  it("returns a last expression statement on its own line, unless the code returns or assigns; a skill returns what it returns", () => {
+    const out = compileAgentCode("const a: number = 1;\n(a, a + 1) // two", "typescript");
+    expect(out).toMatchObject({ ok: true, guarded: false });
+    expect(out.ok && out.module.split("\n")[2]).toBe("return ((a, a + 1)) // two");
+    expect(compiled("if (a) return 1;\na + 1").split("\n")[2]).toBe("a + 1");
+    expect(compiled("let a;\na = 1").split("\n")[2]).toBe("a = 1");
+    const skill = compileAgentCode("args.a + 1", "typescript", "skill");
+    expect(skill.ok && skill.module.split("\n")[1]).toBe("args.a + 1");
+  });
+
+  it("passes a thrown value through the guard's recorder with its line, but not a `new` one", () => {
+    const module = compiled("const a = 1;\nif (a) throw 'no', 'way'");
+    const guard = guardName(module)!;
+    expect(module.split("\n")[2]).toBe(`if (a) throw ${guard}_thrown(2, ('no', 'way'))`);
+    expect(compileAgentCode("throw new Error('x')", "typescript")).toMatchObject({
+      ok: true,
+      guarded: false,
+    });
+    const skill = compileAgentCode("throw 'no'", "typescript", "skill");
+    expect(skill.ok && skill.module.split("\n")[1]).toMatch(/^throw __guard_\w+_thrown\(void 0, \('no'\)\)$/);
   });
 
   it("reports TypeScript syntax errors with the agent's line and column", () => {

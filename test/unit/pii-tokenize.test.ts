@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PiiItem } from "../../shared/contract/session";
 import { normalizePii } from "../../shared/privacy/normalize";
 import { findTokens, piiToken, restoreTokens } from "../../shared/privacy/restore";
+import { tokenizeResult } from "../../shared/privacy/result";
 import { collectPii, replacePii, tokenizeValues } from "../../shared/privacy/tokenize";
 import { expectLinearScan } from "../helpers/growth";
 
@@ -166,6 +167,20 @@ describe("tokenizeValues", () => {
       items.slice(0, 1).map(() => "[EMAIL_7]"),
     );
     expect(out).toEqual(["[EMAIL_7] and [EMAIL]"]);
+  });
+});
+
+describe("tokenizeResult", () => {
+  it("tokenizes the error's data as well as its message", async () => {
+    const out = await tokenizeResult(
+      {
+        logs: [],
+        error: { name: "Error", message: "Uncaught alice@example.com", data: { to: "alice@example.com" } },
+        stats: { durationMs: 1, toolCalls: 0, truncated: false },
+      },
+      async (items) => items.map((item, i) => piiToken(item.kind, i + 1)),
+    );
+    expect(out.error).toEqual({ name: "Error", message: "Uncaught [EMAIL_1]", data: { to: "[EMAIL_1]" } });
   });
 });
 

@@ -32,7 +32,7 @@ const PII_CUT_MODULE = "pii-cut.js";
 
 /** The execution guard, loaded when some compiled module has loops or functions (compile/index.ts). */
 const GUARD_MODULE = "guard.js";
-const GUARD_EXPORTS = `export { configureGuard, guardState, tripTimeout } from "./${GUARD_MODULE}";`;
+const GUARD_EXPORTS = `export { configureGuard, guardState, thrownLine, tripTimeout } from "./${GUARD_MODULE}";`;
 
 const PARTS = OPTIONAL_PARTS.map((p) => ({ ...p, named: new RegExp(`\\b(?:${p.globals.join("|")})\\b`) }));
 /** The main module, its helpers bundled in (scripts/build-sandbox.mjs). */

@@ -84,7 +84,7 @@ export async function runSandbox(
       ...runtimeModules(sources, { guarded, piiSafeCuts: request.isolate.piiSafeCuts }, skills.modules),
       [AGENT_MODULE]: compiled.module,
     };
-    const given = usesBridge(modules) ? bridge : undefined;
+    const given = usesBridge(modules) || request.isolate.liveLogs ? bridge : undefined;
     const worker = request.engine === "quickjs" ? request.worker : undefined;
     const report = await timed(clock, "isolate", () =>
       worker
@@ -261,14 +261,11 @@ class TamperedReport extends Error {
   }
 }
 
+/** The error with its stack in the agent's lines, and its line from the stack when it has one there. */
 function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
   if (error.stack === undefined) return error;
   const mapped = mapAgentStack(error.stack);
-  return {
-    ...error,
-    stack: mapped.stack,
-    ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
-  };
+  return { ...error, stack: mapped.stack, ...(mapped.line === undefined ? {} : { line: mapped.line }) };
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { ExpressionStatement, FunctionDeclaration } from "acorn";
 import type { Engine } from "../../../shared/contract/engine";
 import type { ExecutionError } from "../../../shared/contract/execute";
-import { type Insert, instrument } from "./instrument";
+import { instrument, thrownRecorder } from "./instrument";
+import { returnInserts } from "./returns";
 import { escapeFromWrapper, isSealedModule } from "./structure";
 import { parseAgentCode, SKILL_WRAPPER_HEAD, WRAPPER_HEAD } from "./syntax";
 import { withV8Semantics } from "./v8-semantics";
@@ -13,14 +13,15 @@ export const AGENT_LINE_OFFSET = 1;
 /** Module name of a skill's code inside the isolate (skill names are `^[a-z][a-z0-9_]{0,63}$`). */
 export const skillModule = (name: string) => `skill-${name}.js`;
 
-/** `guarded`: the module imports the guard (it has loops or functions besides its wrapper). */
+/** `guarded`: the module imports the guard (it has loops or functions besides its wrapper, or throws). */
 export type Compiled = { ok: true; module: string; guarded: boolean } | { ok: false; error: ExecutionError };
 
 /**
  * Agent code → the ES module the sandbox runtime imports: TypeScript stripped, `async () => {…}`
- * expressions called, every loop and function guarded, and the guard imported under a random name
- * that the agent's code cannot know, so it can neither shadow nor reach it. Code without any loop or
- * function (`const a = await tools.x.y({}); return a.total`) runs once through: it gets no guard,
+ * expressions called or a last expression returned (returns.ts), every loop and function guarded,
+ * thrown values recorded with their line, and the guard imported under a random name that the
+ * agent's code cannot know, so it can neither shadow nor reach it. Code without any loop, function
+ * or throw (`const a = await tools.x.y({}); return a.total`) runs once through: it gets no guard,
  * and the isolate no guard module (~0.1–0.2 ms of CPU less per execution).
  */
 export function compileAgentCode(
@@ -38,34 +39,18 @@ export function compileAgentCode(
   const escaped = escapeFromWrapper(parsed.program, parsed.js);
   if (escaped) return { ok: false, error: escaped };
   const guard = `__guard_${crypto.randomUUID().replaceAll("-", "")}`;
-  const call = callIfFunctionExpression(parsed.program.body[0]);
-  const instrumented = instrument(parsed.js, parsed.program, guard, call);
+  const returns = returnInserts(parsed.program.body[0], kind);
+  const instrumented = instrument(parsed.js, parsed.program, guard, returns, kind === "agent");
   if (!instrumented.ok) return instrumented;
-  const { guarded } = instrumented;
-  const js = guarded ? instrumented.js : parsed.js;
+  const { guarded, js } = instrumented;
   if (!js.startsWith(head)) {
     return { ok: false, error: { name: "InternalError", message: "The compiled code lost its wrapper" } };
   }
   const module = guarded
-    ? `import { tick as ${guard} } from "./guard.js"; export default ${js}`
+    ? `import { tick as ${guard}, thrown as ${thrownRecorder(guard)} } from "./guard.js"; export default ${js}`
     : `export default ${js}`;
   if (!isSealedModule(module, guarded)) {
     return { ok: false, error: { name: "SyntaxError", message: "Code must be one function body" } };
   }
   return { ok: true, module, guarded };
-}
-
-/**
- * `async () => { … }` (or a function expression) as the whole code becomes `return (…)()`.
- * Given as inserts so that they are applied in the same pass as the guards.
- */
-function callIfFunctionExpression(wrapper: unknown): Insert[] {
-  const body = (wrapper as FunctionDeclaration).body.body;
-  if (body.length !== 1 || body[0]?.type !== "ExpressionStatement") return [];
-  const expr = (body[0] as ExpressionStatement).expression;
-  if (expr.type !== "ArrowFunctionExpression" && expr.type !== "FunctionExpression") return [];
-  return [
-    { pos: expr.start, text: "return (", order: 0 },
-    { pos: expr.end, text: ")()", order: -1 },
-  ];
 }

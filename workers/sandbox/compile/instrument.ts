@@ -9,7 +9,7 @@ const LOOPS = new Set([
   "ForInStatement",
   "ForOfStatement",
 ]);
-const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
+export const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 
 export interface Insert {
   pos: number;
@@ -25,18 +25,24 @@ export function repeats(node: Node): boolean {
   return LOOPS.has(node.type) || FUNCTIONS.has(node.type);
 }
 
+/** The guard's recorder of thrown values (guard.js `thrown`), imported beside `tick` as `<guard>_thrown`. */
+export const thrownRecorder = (guard: string) => `${guard}_thrown`;
+
 /**
  * Puts `guard(line)` at the top of every loop body and function body, so that CPU-bound code
- * (loops, recursion, callbacks) passes through the guard. Only inserts text within lines, so line
+ * (loops, recursion, callbacks) passes through the guard, and passes every thrown value but a
+ * `new …` one through the guard's recorder with its line (`agentLines`; a skill's lines are not the
+ * agent's: `void 0`), so a thrown string keeps its line. Only inserts text within lines, so line
  * numbers stay those of the agent's code. Rejects what the sandbox does not offer (`import()`).
- * `guarded` is false when nothing but the wrapper (`program.body[0]`) can repeat: such code runs
- * once through and needs no guard.
+ * `guarded` is false when nothing but the wrapper (`program.body[0]`) can repeat and nothing is
+ * thrown: such code runs once through and needs no guard (then only `extra` is inserted).
  */
 export function instrument(
   js: string,
   program: Program,
   guard: string,
   extra: Insert[] = [],
+  agentLines = true,
 ): { ok: true; js: string; guarded: boolean } | { ok: false; error: ExecutionError } {
   const wrapper = program.body[0];
   let guarded = false;
@@ -49,7 +55,13 @@ export function instrument(
 
   visit(program as unknown as AnyNode, (node) => {
     if (node !== wrapper && repeats(node)) guarded = true;
-    if (node.type === "ImportExpression" || isImportMeta(node)) {
+    if (node.type === "ThrowStatement") {
+      const thrown = node.argument as Node;
+      if (thrown.type === "NewExpression") return;
+      guarded = true;
+      open(thrown.start, `${thrownRecorder(guard)}(${agentLines ? lineOf(node) : "void 0"}, (`);
+      close(thrown.end, "))");
+    } else if (node.type === "ImportExpression" || isImportMeta(node)) {
       const line = lineOf(node);
       const what = node.type === "ImportExpression" ? "import()" : "import.meta";
       forbidden ??= {
@@ -77,18 +89,20 @@ export function instrument(
   });
   if (forbidden) return { ok: false, error: forbidden };
 
-  inserts.sort((a, b) => a.pos - b.pos || Math.sign(a.order) - Math.sign(b.order) || a.order - b.order);
+  const kept = guarded ? inserts : [...extra];
+  kept.sort((a, b) => a.pos - b.pos || Math.sign(a.order) - Math.sign(b.order) || a.order - b.order);
   let out = "";
   let at = 0;
-  for (const insert of inserts) {
+  for (const insert of kept) {
     out += js.slice(at, insert.pos) + insert.text;
     at = insert.pos;
   }
   return { ok: true, js: out + js.slice(at), guarded };
 }
 
-export function visit(node: AnyNode, fn: (node: AnyNode) => void): void {
-  fn(node);
+/** Calls `fn` on `node` and every node below it; below a node for which `fn` returns false, none. */
+export function visit(node: AnyNode, fn: (node: AnyNode) => unknown): void {
+  if (fn(node) === false) return;
   for (const key of Object.keys(node)) {
     if (key === "loc") continue;
     const child = node[key];

@@ -3,6 +3,7 @@
 // know. Local workerd ignores `limits.cpuMs`, so this is what stops `while (true) {}` there; on
 // Cloudflare it is a second fence behind cpuMs. Once tripped it stays tripped: every later loop
 // iteration or function entry throws again, so `try/catch` around a loop cannot swallow the stop.
+// It also remembers the line of the code's last `throw` (`thrown`).
 
 const now = Date.now;
 const ErrorCtor = Error;
@@ -48,6 +49,32 @@ export function tripTimeout(line, stop) {
       "await fewer or smaller calls, or pass a larger timeoutMs to execute",
     );
   }
+}
+
+/** The value last thrown by a `throw` of the agent's code or a skill's, and its line (agent code only). */
+/** @type {unknown} */
+let lastThrown;
+/** @type {number | undefined} */
+let lastThrownLine;
+
+/**
+ * The compiler passes each thrown value but a `new …` one through here (`throw thrown(line, value)`),
+ * so that a thrown string or plain object, which has no stack, keeps its line.
+ * @param {number | undefined} line
+ * @param {unknown} value
+ */
+export function thrown(line, value) {
+  lastThrown = value;
+  lastThrownLine = line;
+  return value;
+}
+
+/**
+ * The line of the `throw` that last threw `value`, if the code threw it that way.
+ * @param {unknown} value
+ */
+export function thrownLine(value) {
+  return Object.is(value, lastThrown) ? lastThrownLine : undefined;
 }
 
 /** @returns {{ name: string, message: string, line: number | undefined } | null} */

@@ -14,6 +14,7 @@
 // The guard comes through `parts` too, for code with loops or functions (code without runs once
 // through); without it the timer below is the only stop, and it records the timeout itself.
 import { ERROR_CAPS, MAX_LOG_LINES, RESULT_WALK_CHARS, SESSION_LIMITS } from "../../../shared/contract/caps";
+import { fitJson } from "../../../shared/output/fit";
 import { shapeOutput } from "../../../shared/output/shape";
 import { toJsonText, unwrap } from "./bridge-io.js";
 import { clip, ErrorCtor, stringify } from "./intrinsics.js";
@@ -107,7 +108,7 @@ export async function runAgentCode(options, bridge, run, parts) {
     if (stopped) error = { ...stopped };
   } catch (err) {
     const stopped = guardState();
-    error = stopped ? { ...stopped } : clipError(describeError(err));
+    error = stopped ? { ...stopped } : clipError(describeError(err), parts.thrownLine?.(err));
   }
   // What the code started and left behind is awaited before anything is reported.
   const warnings = await pending.settle(timeout);
@@ -155,10 +156,21 @@ function unawaitedInResult(path) {
   };
 }
 
-/** @param {{ name: string, message: string, stack?: string }} error */
-function clipError(error) {
-  const out = { name: clip(error.name, CAPS.name), message: clip(error.message, CAPS.message) };
-  return error.stack === undefined ? out : { ...out, stack: clip(error.stack, CAPS.stack) };
+/**
+ * The error within CAPS, `data` cut to fit without breaking its JSON; `line`: where the code threw
+ * it (the host prefers the line its stack gives).
+ * @param {{ name: string, message: string, stack?: string, data?: unknown }} error
+ * @param {number | undefined} line
+ */
+function clipError(error, line) {
+  const data = error.data === undefined ? undefined : fitJson(error.data, CAPS.data, { path: "error.data" });
+  return {
+    name: clip(error.name, CAPS.name),
+    message: clip(error.message, CAPS.message),
+    ...(error.stack === undefined ? {} : { stack: clip(error.stack, CAPS.stack) }),
+    ...(line === undefined ? {} : { line }),
+    ...(data && data.json.length <= CAPS.data ? { data: data.value } : {}),
+  };
 }
 
 /**

@@ -268,19 +268,30 @@ export function formatLogArgs(args, maxChars) {
 }
 
 /**
- * A thrown value as the result's `error` (before the host maps lines).
+ * A thrown value as the result's `error` (before the host maps lines, before the runtime clips it):
+ * `data` is an Error's own fields but name and message (`code`, `status`, `cause`, …), or a thrown
+ * non-Error itself, JSON-safe.
  * @param {unknown} err
- * @returns {{ name: string, message: string, stack?: string }}
+ * @returns {{ name: string, message: string, stack?: string, data?: unknown }}
  */
 export function describeError(err) {
   try {
+    const safe = toJsonSafe(err, 2000).value;
     if (err !== null && typeof err === "object" && isError(err)) {
       const e = /** @type {Error} */ (err);
       const out = { name: String(e.name || "Error"), message: String(e.message) };
-      return typeof e.stack === "string" ? { ...out, stack: e.stack } : out;
+      const fields = safe !== null && typeof safe === "object" ? safe : {};
+      const {
+        name: _name,
+        message: _message,
+        stack: _stack,
+        ...data
+      } = /** @type {Record<string, unknown>} */ (fields);
+      const withData = objectKeys(data).length > 0 ? { ...out, data } : out;
+      return typeof e.stack === "string" ? { ...withData, stack: e.stack } : withData;
     }
-    const safe = toJsonSafe(err, 2000).value;
-    return { name: "Error", message: `Uncaught ${typeof safe === "string" ? safe : stringify(safe)}` };
+    const message = `Uncaught ${typeof safe === "string" ? safe : stringify(safe)}`;
+    return err === undefined ? { name: "Error", message } : { name: "Error", message, data: safe };
   } catch {
     return { name: "Error", message: "Uncaught value that could not be described" };
   }

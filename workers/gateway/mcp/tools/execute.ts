@@ -16,7 +16,7 @@ import { asksByRoundTrip, executeDetached, type RoundState, resumeRoundTrip } fr
 import { clientDeclaresTasks, requestDeclaresTasks } from "../tasks";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
-\`code\` is an async function body: await works; \`return\` the result. Process data in code and return only what matters.
+\`code\` is an async function body: await works; \`return\` or a last expression is the result. Process data in code and return only what matters.
 In code:
 - tools.<server>.<tool>(args) or callTool("server.tool", args) calls an upstream MCP tool; resolves to its structured result (or parsed text); throws on error.
 - searchTools(query, { server?, detail?, limit? }) finds tools with TypeScript signatures; getToolDefinition("server.tool") gives the full declaration.
