@@ -5,6 +5,8 @@
  */
 export const ENGINES = ["quickjs", "isolate"] as const;
 export type Engine = (typeof ENGINES)[number];
+/** The engine of a deployment that names none (SANDBOX_ENGINE unset) and of a team without its own. */
+export const DEFAULT_ENGINE: Engine = "quickjs";
 
 /** Sizes of the `quickjs` engine, read by the gateway and inlined into the warm worker's code at build time. */
 export const ENGINE_LIMITS = {

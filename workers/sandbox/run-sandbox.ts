@@ -5,11 +5,13 @@ import {
   failedOutcome,
   HOST_GRACE_MS,
   IsolateReport,
+  QUICKJS_WITHOUT_WORKER,
   reportCharCap,
   type SandboxBridgeApi,
   type SandboxHostApi,
   type SandboxOutcome,
   type SandboxRequest,
+  sandboxError,
 } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
@@ -67,6 +69,8 @@ export async function runSandbox(
   clock?: PhaseTimer,
 ): Promise<SandboxOutcome> {
   try {
+    if (request.engine === "quickjs" && !request.worker)
+      return failedOutcome(sandboxError(QUICKJS_WITHOUT_WORKER));
     const skills = skillModules(request.skills);
     if (!skills.ok) return failedOutcome(skills.error);
     if (request.language === "python") return await runPython(loader, request, bridge, skills.modules);
@@ -308,5 +312,5 @@ function hostError(err: unknown): ExecutionError {
       name: "ResourceLimitError",
       message: `The sandbox ran out of memory (${message.slice(0, 120)}); build smaller values: page through data and keep only the fields you need`,
     };
-  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
+  return sandboxError(message);
 }
