@@ -63,6 +63,14 @@ export function cpuBudgetError(timeoutMs: number, cpuMs: number): { name: string
       };
 }
 
+/** The error of an execution whose values outgrew its memory limit of `bytes` (either engine). */
+export function memoryLimitError(bytes: number): { name: string; message: string } {
+  return {
+    name: "ResourceLimitError",
+    message: `The execution ran out of memory (its limit is ${Math.round(bytes / 1_048_576)} MB); build smaller values: page through data and keep only the fields you need`,
+  };
+}
+
 /** The `quickjs` engine's fuel for an execution whose CPU budget is `budgetMs`. */
 export function fuelFor(budgetMs: number): number {
   return Math.ceil((budgetMs / 1000) * ENGINE_LIMITS.fuelPerSecond);

@@ -1,5 +1,5 @@
 import { SESSION_LIMITS } from "../../shared/contract/caps";
-import { cpuBudgetError, ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
   failedOutcome,
@@ -26,6 +26,7 @@ import {
   pythonModules,
 } from "./python/python-isolate";
 import { QUICKJS_MAIN, QUICKJS_MODULES } from "./quickjs/dist/manifest.mjs";
+import { quickjsError } from "./quickjs-error";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
 import { keepWholeResult } from "./whole-result";
@@ -268,33 +269,6 @@ function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
     stack: mapped.stack,
     ...(error.line === undefined && mapped.line !== undefined ? { line: mapped.line } : {}),
   };
-}
-
-/**
- * QuickJS's names for its limits, as the `isolate` engine and the contract name them. An
- * `interrupted` error is the fuel running out (QuickJS makes it uncatchable, so it reaches the
- * runtime only when the code's stack was unwound by it).
- */
-function quickjsError(
-  error: NonNullable<IsolateReport["error"]>,
-  request: SandboxRequest,
-  memoryBytes: number,
-): NonNullable<IsolateReport["error"]> {
-  if (error.name !== "InternalError") return error;
-  if (error.message === "interrupted") return cpuBudgetError(request.isolate.timeoutMs, request.cpuMs);
-  if (error.message.startsWith("out of memory") || error.message === "string too long")
-    return {
-      ...error,
-      name: "ResourceLimitError",
-      message: `The execution ran out of memory (its limit is ${Math.round(memoryBytes / 1_048_576)} MB); build smaller values: page through data and keep only the fields you need`,
-    };
-  if (error.message.startsWith("stack overflow"))
-    return {
-      ...error,
-      name: "RangeError",
-      message: "Maximum call stack size exceeded (stack overflow); recurse less deeply",
-    };
-  return error;
 }
 
 function hostError(err: unknown): ExecutionError {
