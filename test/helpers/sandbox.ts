@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { it } from "vitest";
 import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
+import { disposeQuietly } from "../../shared/dispose";
 import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
 import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { type EngineChoice, placeExecution } from "../../workers/gateway/execution/worker-pool";
@@ -31,25 +32,52 @@ export const TEST_ENGINES: readonly Engine[] = [
 
 let countingLoaders = 0;
 
-/** The real Worker Loader, counting what it is asked to load (fresh, or a warm worker's code). */
-export function countingLoader(): { loader: WorkerLoader; loads: WorkerLoaderWorkerCode[] } {
+type RunStub = { run(run: { modules?: Record<string, string> }, ...rest: unknown[]): Promise<unknown> };
+
+/**
+ * The real Worker Loader, counting what it is asked to load (a fresh isolate, or a warm worker's
+ * code) and recording each execution's modules (`executions`): the isolate's, or those a quickjs
+ * warm worker gets as data in `run()`.
+ */
+export function countingLoader(): {
+  loader: WorkerLoader;
+  loads: WorkerLoaderWorkerCode[];
+  executions: Record<string, unknown>[];
+} {
   const loads: WorkerLoaderWorkerCode[] = [];
+  const executions: Record<string, unknown>[] = [];
   const instance = ++countingLoaders;
   const loader = {
     load(code: WorkerLoaderWorkerCode) {
       loads.push(code);
+      executions.push(code.modules);
       return env.LOADER.load(code);
     },
     // Warm workers under an id of this loader's own, so their code is asked for (and recorded) here.
     get(name: string | null, getCode: () => WorkerLoaderWorkerCode | Promise<WorkerLoaderWorkerCode>) {
-      return env.LOADER.get(`${name}#${instance}`, async () => {
+      const stub = env.LOADER.get(`${name}#${instance}`, async () => {
         const code = await getCode();
         loads.push(code);
         return code;
       });
+      const getEntrypoint = (...args: Parameters<WorkerStub["getEntrypoint"]>) => {
+        const entrypoint = stub.getEntrypoint(...args) as unknown as RunStub & Disposable;
+        return {
+          run(run: { modules?: Record<string, string> }, ...rest: unknown[]) {
+            if (run.modules) executions.push(run.modules);
+            return entrypoint.run(run, ...rest);
+          },
+          [Symbol.dispose]: () => disposeQuietly(entrypoint),
+        };
+      };
+      return {
+        ...stub,
+        getEntrypoint,
+        [Symbol.dispose]: () => disposeQuietly(stub),
+      } as unknown as WorkerStub;
     },
   } satisfies WorkerLoader;
-  return { loader, loads };
+  return { loader, loads, executions };
 }
 
 /**
