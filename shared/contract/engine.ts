@@ -5,6 +5,8 @@
  */
 export const ENGINES = ["quickjs", "isolate"] as const;
 export type Engine = (typeof ENGINES)[number];
+/** The engine of a deployment that names none (SANDBOX_ENGINE unset) and of a team without its own. */
+export const DEFAULT_ENGINE: Engine = "quickjs";
 
 /** Sizes of the `quickjs` engine, read by the gateway and inlined into the warm worker's code at build time. */
 export const ENGINE_LIMITS = {
@@ -59,6 +61,14 @@ export function cpuBudgetError(timeoutMs: number, cpuMs: number): { name: string
         name: "TimeoutError",
         message: `Execution timed out after ${timeoutMs} ms (CPU-bound code: its computation budget ran out); do less computation per execution, or pass a larger timeoutMs to execute`,
       };
+}
+
+/** The error of an execution whose values outgrew its memory limit of `bytes` (either engine). */
+export function memoryLimitError(bytes: number): { name: string; message: string } {
+  return {
+    name: "ResourceLimitError",
+    message: `The execution ran out of memory (its limit is ${Math.round(bytes / 1_048_576)} MB); build smaller values: page through data and keep only the fields you need`,
+  };
 }
 
 /** The `quickjs` engine's fuel for an execution whose CPU budget is `budgetMs`. */

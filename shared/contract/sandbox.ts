@@ -85,17 +85,26 @@ export const LoadedSkill = z.object({
 });
 export type LoadedSkill = z.infer<typeof LoadedSkill>;
 
+/** Why a request for the quickjs engine that names no warm worker is refused (never run on another engine). */
+export const QUICKJS_WITHOUT_WORKER = "engine quickjs needs the warm worker that runs it (worker.id)";
+
 /** Gateway → sandbox host: one execution. */
-export const SandboxRequest = z.object({
-  code: z.string().max(5_000_000),
-  language: z.enum(LANGUAGES),
-  cpuMs: z.number().int().positive(),
-  isolate: IsolateOptions,
-  skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
-  engine: z.enum(ENGINES).default("isolate"),
-  /** quickjs: the warm Dynamic Worker of the team's pool that runs it, and each interpreter's memory limit */
-  worker: z.object({ id: z.string().max(120), memoryBytes: z.number().int().positive() }).optional(),
-});
+export const SandboxRequest = z
+  .object({
+    code: z.string().max(5_000_000),
+    language: z.enum(LANGUAGES),
+    cpuMs: z.number().int().positive(),
+    isolate: IsolateOptions,
+    skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
+    /** no default here: the gateway always says (DEFAULT_ENGINE is the deployment's, shared/contract/engine.ts) */
+    engine: z.enum(ENGINES),
+    /** quickjs: the warm Dynamic Worker of the team's pool that runs it, and each interpreter's memory limit */
+    worker: z.object({ id: z.string().max(120), memoryBytes: z.number().int().positive() }).optional(),
+  })
+  .refine((request) => request.engine !== "quickjs" || request.worker !== undefined, {
+    error: QUICKJS_WITHOUT_WORKER,
+    path: ["worker"],
+  });
 export type SandboxRequest = z.infer<typeof SandboxRequest>;
 
 /** Sandbox host → gateway: the execution's outcome, already shaped to the output budget. */
@@ -114,6 +123,11 @@ export const SandboxOutcome = z.object({
   truncated: z.boolean(),
 });
 export type SandboxOutcome = z.infer<typeof SandboxOutcome>;
+
+/** The error of an execution the sandbox failed to run, not the code: it says why. */
+export function sandboxError(why: string): ExecutionError {
+  return { name: "SandboxError", message: `The sandbox failed: ${why}` };
+}
 
 /** The outcome of an execution the sandbox could not run (bad request, compile error, host failure). */
 export function failedOutcome(error: SandboxOutcome["error"] & object): SandboxOutcome {

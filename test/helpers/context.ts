@@ -1,4 +1,5 @@
 import { env } from "cloudflare:test";
+import type { Engine } from "../../shared/contract/engine";
 import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { loadConfig } from "../../workers/gateway/config";
 import type { RequestContext } from "../../workers/gateway/context/request-context";
@@ -13,16 +14,25 @@ export async function bridgeWork(ctx: RequestContext, ledger: ExecutionLedger, e
   return new BridgeWork(ctx, ledger, { egress, session });
 }
 
-/** A request context of team default (no stored record) over the real bindings, as the middleware builds it. */
+/**
+ * A request context of team default (no stored record) over the real bindings, as the middleware
+ * builds it; its code runs on `engine` (default: the deployment's, SANDBOX_ENGINE).
+ */
 export function testContext(
   limits: Partial<ExecutionLimits> = {},
   overrides: Partial<GatewayEnv> = {},
+  engine?: Engine,
 ): RequestContext {
   const loaded = loadConfig(env as unknown as GatewayEnv);
   if (!loaded.ok) throw new Error(loaded.problems.join("; "));
+  const { sandbox } = loaded.config;
   return {
     env: { ...(env as unknown as GatewayEnv), ...overrides },
-    config: { ...loaded.config, limits: { ...loaded.config.limits, ...limits } },
+    config: {
+      ...loaded.config,
+      limits: { ...loaded.config.limits, ...limits },
+      sandbox: { ...sandbox, engine: engine ?? sandbox.engine },
+    },
     requestId: "req-test",
     team: "default",
     teamRecord: null,

@@ -8,7 +8,7 @@ import { applyPolicy, policyRefusal } from "../../workers/gateway/teams/policy";
 import type { Catalog } from "../../workers/gateway/upstreams";
 import { catalogTool } from "../helpers/catalog-tool";
 import { bridgeWork, testContext } from "../helpers/context";
-import { run } from "../helpers/sandbox";
+import { sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
 
 /** A catalog of `tools` as upstreamsFor builds it: the policy applied, the removed names kept. */
 function catalogOf(tools: CatalogTool[], allow?: string[], deny?: string[]): Catalog {
@@ -175,7 +175,8 @@ describe("error messages an agent reads stay within MAX_ERROR_MESSAGE_CHARS", ()
     expect(late.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_CHARS);
   });
 
-  it("LimitError for arguments, code and timeout", async () => {
+  it.each(TEST_ENGINES)("LimitError for arguments, code and timeout (%s)", async (engine) => {
+    const { run } = sandboxOn(engine);
     const ctx = testContext({ maxArgChars: 10 });
     const work = await bridgeWork(ctx, new ExecutionLedger(ctx.config.limits));
     const args = await work.callTool(`demo.${"n".repeat(290)}`, JSON.stringify({ text: "x".repeat(50) }));

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { Engine } from "../../shared/contract/engine";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { bridgeWork, testContext } from "../helpers/context";
-import { countingLoader, deps } from "../helpers/sandbox";
+import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
 
 // fetch() from code with a team's egress list: the isolate still has globalOutbound null; its
 // fetch goes through the execution's bridge to the gateway, which checks every hop. The gateway's
 // own outbound requests land on vitest.config.ts's outboundService, which answers where they went
 // (and redirects /redirect?to=… there, like an open redirect on an allowed host would).
-async function fetchFrom(code: string, hosts: string[], maxToolCalls = 200) {
+async function fetchFrom(engine: Engine, code: string, hosts: string[], maxToolCalls = 200) {
+  const { deps } = sandboxOn(engine);
   const ctx = testContext({ maxToolCalls });
   const ledger = new ExecutionLedger(ctx.config.limits);
   const bridge = new SandboxBridge(await bridgeWork({ ...ctx, team: "egress-team" }, ledger, hosts));
@@ -23,9 +25,13 @@ async function fetchFrom(code: string, hosts: string[], maxToolCalls = 200) {
   return { r, loads };
 }
 
-describe("egress allowlist", () => {
+describe.each(TEST_ENGINES)("egress allowlist on %s", (engine) => {
   it("is off by default: no network at all", async () => {
-    const { r, loads } = await fetchFrom("return await (await fetch('https://api.example.com/')).text()", []);
+    const { r, loads } = await fetchFrom(
+      engine,
+      "return await (await fetch('https://api.example.com/')).text()",
+      [],
+    );
     expect(r.error?.message).toMatch(/no network access/);
     expect(loads[0]!.globalOutbound).toBeNull();
   });
@@ -34,7 +40,7 @@ describe("egress allowlist", () => {
     const code = `const ok = await (await fetch("https://api.example.com/v1")).text();
 const blocked = await fetch("https://other.example.net/");
 return { ok, status: blocked.status, why: (await blocked.json()).error };`;
-    const { r, loads } = await fetchFrom(code, ["api.example.com"]);
+    const { r, loads } = await fetchFrom(engine, code, ["api.example.com"]);
     expect(r.result).toEqual({
       ok: "reached api.example.com",
       status: 403,
@@ -47,7 +53,7 @@ return { ok, status: blocked.status, why: (await blocked.json()).error };`;
   it("checks every redirect hop: an open redirect on an allowed host reaches nothing else", async () => {
     const code = `const res = await fetch("https://api.example.com/redirect?to=" + encodeURIComponent("https://evil.example.net/steal"));
 return { status: res.status, body: await res.text() };`;
-    const { r } = await fetchFrom(code, ["api.example.com"]);
+    const { r } = await fetchFrom(engine, code, ["api.example.com"]);
     expect(r.result).toMatchObject({ status: 403 });
     expect(JSON.stringify(r.result)).toMatch(
       /evil\.example\.net is not allowed .*redirected there by api\.example\.com/,
@@ -56,7 +62,7 @@ return { status: res.status, body: await res.text() };`;
   });
 
   it("refuses ports that are not listed", async () => {
-    const { r } = await fetchFrom("return (await fetch('https://api.example.com:8443/')).status", [
+    const { r } = await fetchFrom(engine, "return (await fetch('https://api.example.com:8443/')).status", [
       "api.example.com",
     ]);
     expect(r.result).toBe(403);
@@ -65,7 +71,7 @@ return { status: res.status, body: await res.text() };`;
   it("counts requests against the execution's budget", async () => {
     const code =
       "const s = []; for (let i = 0; i < 3; i++) s.push((await fetch('https://api.example.com/')).status); return s;";
-    const { r } = await fetchFrom(code, ["api.example.com"], 2);
+    const { r } = await fetchFrom(engine, code, ["api.example.com"], 2);
     expect(r.result).toEqual([200, 200, 429]);
   });
 });

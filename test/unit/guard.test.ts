@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HANG_GUARD_MS } from "../helpers/hang-guard";
-import { run } from "../helpers/sandbox";
+import { knownGapOn, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
 
 // Local workerd ignores limits.cpuMs, so each of these would hang the test process for good
 // without the transpile-time guard. Each must end with a clear error near its time limit.
@@ -20,7 +20,8 @@ const SPINNERS: Array<[string, string]> = [
   ["a tampered clock", "Date.now = () => 0;\nperformance.now = () => 0;\nwhile (true) {}"],
 ];
 
-describe("guard: CPU-bound code ends with an error", () => {
+describe.each(TEST_ENGINES)("guard on %s: CPU-bound code ends with an error", (engine) => {
+  const { run } = sandboxOn(engine);
   it.each(SPINNERS)("%s", async (_name, code) => {
     const started = Date.now();
     const r = await run(code, { timeoutMs: 300 });
@@ -35,7 +36,10 @@ describe("guard: CPU-bound code ends with an error", () => {
 
   it("names the line of the loop that was running", async () => {
     const r = await run("const a = 1;\nconst b = 2;\nwhile (a < b) {}", { timeoutMs: 200 });
-    expect(r.error).toMatchObject({ name: "TimeoutError", line: 3 });
+    expect(r.error?.name).toBe("TimeoutError");
+    // quickjs: whichever stops the loop first, the guard's clock names the line, the fuel's stop does
+    // not (the engine reports it with its own error, quickjs/reports.js): a gap reported in issue 47.
+    if (engine === "isolate" || r.error?.line !== undefined) expect(r.error?.line).toBe(3);
   });
 
   it("stops at the step limit too (the fence that does not need a clock)", async () => {
@@ -63,11 +67,19 @@ describe("guard: CPU-bound code ends with an error", () => {
   });
 });
 
-describe("sandbox: what code cannot do", () => {
+describe.each(TEST_ENGINES)("sandbox on %s: what code cannot do", (engine) => {
+  const { run } = sandboxOn(engine);
   it("cannot reach the network", async () => {
     const r = await run("const res = await fetch('https://example.com/');\nreturn res.status;");
-    expect(r.error).toMatchObject({ name: "TypeError", line: 1 });
+    expect(r.error?.name).toBe("TypeError");
     expect(r.error?.message).toMatch(/no network access/);
+  });
+
+  // quickjs: an error the runtime throws after an await has no caller's frame (no async stack traces,
+  // and run-code.js does not hand network.js the call tracker that adds them): no line.
+  knownGapOn("quickjs", engine)("names the line of the fetch that failed", async () => {
+    const r = await run("const res = await fetch('https://example.com/');\nreturn res.status;");
+    expect(r.error).toMatchObject({ name: "TypeError", line: 1 });
   });
 
   it.each([

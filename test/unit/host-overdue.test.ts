@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { SandboxHostApi } from "../../shared/contract/sandbox";
 import { sandboxHostOverdueSince, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { request } from "../helpers/app";
-import { LIMITS } from "../helpers/sandbox";
+import { deps } from "../helpers/sandbox";
 
 // A sandbox host in another process (one that answers pings) that misses an execution's deadline is
 // reported by GET /live, for the local stack's supervisor to restart; one that answers a ping is fine again.
@@ -14,7 +14,7 @@ describe("a sandbox host that misses a deadline", () => {
       ping: () => (answering ? Promise.resolve("ok") : new Promise(() => {})),
     };
     const before = Date.now();
-    const late = await sendToSandbox({ host, limits: LIMITS }, { code: "return 1", timeoutMs: 1 });
+    const late = await sendToSandbox({ ...deps(), host }, { code: "return 1", timeoutMs: 1 });
     expect(late.error).toMatchObject({
       name: "TimeoutError",
       message: expect.stringContaining("did not answer"),
@@ -23,12 +23,12 @@ describe("a sandbox host that misses a deadline", () => {
     const live = (await (await request("/live")).json()) as { sandboxHost?: { overdueSince: string } };
     expect(Date.parse(live.sandboxHost?.overdueSince ?? "")).toBeGreaterThanOrEqual(before - 1_000);
 
-    const refused = await sendToSandbox({ host, limits: LIMITS }, { code: "return 1" });
+    const refused = await sendToSandbox({ ...deps(), host }, { code: "return 1" });
     expect(refused.error).toMatchObject({ name: "SandboxUnavailableError" });
 
     answering = true;
     host.runSandbox = async () => ({ result: 2, logs: [], truncated: false });
-    const ok = await sendToSandbox({ host, limits: LIMITS }, { code: "return 2" });
+    const ok = await sendToSandbox({ ...deps(), host }, { code: "return 2" });
     expect(ok.result).toBe(2);
     expect(sandboxHostOverdueSince()).toBeUndefined();
     expect(await (await request("/live")).json()).toEqual({ status: "ok" });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { PARTS_MODULE, runtimeModules, usesBridge } from "../../workers/sandbox/parts";
-import { countingLoader, deps, run } from "../helpers/sandbox";
+import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
 
 // The sandbox runtime's optional parts are loaded only for code that names their globals
 // (workers/sandbox/parts.ts): every module is compiled again in each fresh isolate.
@@ -73,51 +73,56 @@ describe("which runtime parts an execution gets", () => {
   });
 });
 
-describe("in a real isolate", () => {
-  it("loads only the core for code that names no part, and runs it", async () => {
-    const { loader, loads } = countingLoader();
-    const r = await sendToSandbox(deps({}, {}, loader), { code: "return 40 + 2" });
-    expect(r.result).toBe(42);
-    expect(loadedParts(loads[0]?.modules ?? {})).toEqual([]);
-    expect(loads[0]?.modules["guard.js"]).toBeUndefined();
-  });
+describe.each(TEST_ENGINES)("in a real sandbox on %s", (engine) => {
+  const { run, deps } = sandboxOn(engine);
 
-  it("loads the guard for code with a loop or a function, and it still stops them", async () => {
-    const { loader, loads } = countingLoader();
-    const r = await sendToSandbox(deps({ timeoutMs: 300 }, {}, loader), {
-      code: "const f = () => 1; while (true) f();",
+  describe("in a real sandbox", () => {
+    it("loads only the core for code that names no part, and runs it", async () => {
+      const { loader, executions } = countingLoader();
+      const r = await sendToSandbox(deps({}, {}, loader), { code: "return 40 + 2" });
+      expect(r.result).toBe(42);
+      expect(executions).toHaveLength(1);
+      expect(loadedParts(executions[0] ?? {})).toEqual([]);
+      expect(executions[0]?.["guard.js"]).toBeUndefined();
     });
-    expect(loads[0]?.modules["guard.js"]).toBeDefined();
-    expect(r.error?.name).toBe("TimeoutError");
-  });
 
-  it("times out code without a guard that waits too long, with the guard's message", async () => {
-    const r = await sendToSandbox(deps({ timeoutMs: 200 }), {
-      code: "await new Promise(() => {}); return 1",
+    it("loads the guard for code with a loop or a function, and it still stops them", async () => {
+      const { loader, executions } = countingLoader();
+      const r = await sendToSandbox(deps({ timeoutMs: 300 }, {}, loader), {
+        code: "const f = () => 1; while (true) f();",
+      });
+      expect(executions[0]?.["guard.js"]).toBeDefined();
+      expect(r.error?.name).toBe("TimeoutError");
     });
-    expect(r.error).toMatchObject({
-      name: "TimeoutError",
-      message: expect.stringMatching(/^Execution timed out after 200 ms; /),
+
+    it("times out code without a guard that waits too long, with the guard's message", async () => {
+      const r = await sendToSandbox(deps({ timeoutMs: 200 }), {
+        code: "await new Promise(() => {}); return 1",
+      });
+      expect(r.error).toMatchObject({
+        name: "TimeoutError",
+        message: expect.stringMatching(/^Execution timed out after 200 ms; /),
+      });
     });
-  });
 
-  it("throws NotLoadedError for a global reached by a name built at run time", async () => {
-    const r = await run('const g = globalThis; return await g["sta" + "te"].get("k");');
-    expect(r.error?.name).toBe("NotLoadedError");
-    expect(r.error?.message).toContain('contains the word "state"');
-    const f = await run('return await globalThis["fe" + "tch"]("https://example.com");');
-    expect(f.error?.name).toBe("NotLoadedError");
-  });
+    it("throws NotLoadedError for a global reached by a name built at run time", async () => {
+      const r = await run('const g = globalThis; return await g["sta" + "te"].get("k");');
+      expect(r.error?.name).toBe("NotLoadedError");
+      expect(r.error?.message).toContain('contains the word "state"');
+      const f = await run('return await globalThis["fe" + "tch"]("https://example.com");');
+      expect(f.error?.name).toBe("NotLoadedError");
+    });
 
-  it("sets the global up when the code names it anywhere, even in a comment", async () => {
-    const r = await run('// uses state\nreturn typeof globalThis["sta" + "te"].get;');
-    expect(r.error).toBeUndefined();
-    expect(r.result).toBe("function");
-  });
+    it("sets the global up when the code names it anywhere, even in a comment", async () => {
+      const r = await run('// uses state\nreturn typeof globalThis["sta" + "te"].get;');
+      expect(r.error).toBeUndefined();
+      expect(r.result).toBe("function");
+    });
 
-  it("reaches callTool('skills.<name>') only with the skills part, saying why when it is absent", async () => {
-    const r = await run('return await callTool("ski" + "lls.x", {});');
-    expect(r.error?.name).toBe("NotLoadedError");
-    expect(r.error?.message).toContain("skills");
+    it("reaches callTool('skills.<name>') only with the skills part, saying why when it is absent", async () => {
+      const r = await run('return await callTool("ski" + "lls.x", {});');
+      expect(r.error?.name).toBe("NotLoadedError");
+      expect(r.error?.message).toContain("skills");
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ENGINES, type Engine } from "../../shared/contract/engine";
+import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
 import { type ApprovalPolicy, deploymentApprovals } from "./approvals/policy";
@@ -29,7 +29,7 @@ const ConfigSchema = z.object({
   EXEC_MAX_STEPS: intVar(1_000_000_000, 1_000, Number.MAX_SAFE_INTEGER),
   SANDBOX_ENGINE: z.preprocess(
     (raw) => (raw === "" ? undefined : raw),
-    z.enum(ENGINES, { error: 'expected "quickjs" or "isolate"' }).default("quickjs"),
+    z.enum(ENGINES, { error: 'expected "quickjs" or "isolate"' }).default(DEFAULT_ENGINE),
   ),
   SANDBOX_POOL_SIZE: intVar(8, 1, 64),
   EXEC_MEMORY_MB: intVar(32, 4, 64),

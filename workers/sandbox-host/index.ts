@@ -5,6 +5,7 @@ import {
   type SandboxHostApi,
   type SandboxOutcome,
   SandboxRequest,
+  sandboxError,
 } from "../../shared/contract/sandbox";
 import { pythonSnapshot } from "../sandbox/python/python-isolate";
 import { runSandbox } from "../sandbox/run-sandbox";
@@ -22,7 +23,12 @@ interface HostEnv {
 export class SandboxHost extends WorkerEntrypoint<HostEnv> implements SandboxHostApi {
   async runSandbox(request: unknown, bridge: SandboxBridgeApi | undefined): Promise<SandboxOutcome> {
     const parsed = SandboxRequest.safeParse(request);
-    if (!parsed.success) return failedOutcome({ name: "SandboxError", message: "malformed sandbox request" });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return failedOutcome(
+        sandboxError(`malformed sandbox request (${issue?.path.join(".")}: ${issue?.message})`),
+      );
+    }
     return runSandbox(this.env.LOADER, parsed.data, bridge);
   }
 
@@ -43,6 +49,8 @@ const WARM_UP = SandboxRequest.parse({
     maxArgChars: 1_000,
     egress: false,
   },
+  // What it warms is the compiler and a fresh isolate's load; quickjs warm workers are per team.
+  engine: "isolate",
 });
 
 export default {

@@ -1,15 +1,17 @@
 import { SESSION_LIMITS } from "../../shared/contract/caps";
-import { cpuBudgetError, ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
   failedOutcome,
   HOST_GRACE_MS,
   IsolateReport,
+  QUICKJS_WITHOUT_WORKER,
   reportCharCap,
   type SandboxBridgeApi,
   type SandboxHostApi,
   type SandboxOutcome,
   type SandboxRequest,
+  sandboxError,
 } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
 import { AGENT_MODULE, compileAgentCode } from "./compile";
@@ -24,6 +26,7 @@ import {
   pythonModules,
 } from "./python/python-isolate";
 import { QUICKJS_MAIN, QUICKJS_MODULES } from "./quickjs/dist/manifest.mjs";
+import { quickjsError } from "./quickjs-error";
 import { skillModules } from "./skill-modules";
 import { mapAgentStack } from "./stack";
 import { keepWholeResult } from "./whole-result";
@@ -67,9 +70,10 @@ export async function runSandbox(
   clock?: PhaseTimer,
 ): Promise<SandboxOutcome> {
   try {
-    // The engine that runs the code: Python's skills and quickjs without a warm worker run on V8.
-    const engine =
-      request.engine === "quickjs" && request.worker && request.language !== "python" ? "quickjs" : "isolate";
+    if (request.engine === "quickjs" && !request.worker)
+      return failedOutcome(sandboxError(QUICKJS_WITHOUT_WORKER));
+    // Python's skills run on V8 (python-isolate.ts) whatever the engine.
+    const engine = request.language === "python" ? "isolate" : request.engine;
     const skills = skillModules(request.skills, engine);
     if (!skills.ok) return failedOutcome(skills.error);
     if (request.language === "python") return await runPython(loader, request, bridge, skills.modules);
@@ -268,33 +272,6 @@ function locate(error: NonNullable<IsolateReport["error"]>): ExecutionError {
   return { ...error, stack: mapped.stack, ...(mapped.line === undefined ? {} : { line: mapped.line }) };
 }
 
-/**
- * QuickJS's names for its limits, as the `isolate` engine and the contract name them. An
- * `interrupted` error is the fuel running out (QuickJS makes it uncatchable, so it reaches the
- * runtime only when the code's stack was unwound by it).
- */
-function quickjsError(
-  error: NonNullable<IsolateReport["error"]>,
-  request: SandboxRequest,
-  memoryBytes: number,
-): NonNullable<IsolateReport["error"]> {
-  if (error.name !== "InternalError") return error;
-  if (error.message === "interrupted") return cpuBudgetError(request.isolate.timeoutMs, request.cpuMs);
-  if (error.message.startsWith("out of memory") || error.message === "string too long")
-    return {
-      ...error,
-      name: "ResourceLimitError",
-      message: `The execution ran out of memory (its limit is ${Math.round(memoryBytes / 1_048_576)} MB); build smaller values: page through data and keep only the fields you need`,
-    };
-  if (error.message.startsWith("stack overflow"))
-    return {
-      ...error,
-      name: "RangeError",
-      message: "Maximum call stack size exceeded (stack overflow); recurse less deeply",
-    };
-  return error;
-}
-
 function hostError(err: unknown): ExecutionError {
   if (err instanceof HostTimeout || err instanceof TamperedReport || err instanceof ReportNotJson)
     return { name: err.name, message: err.message };
@@ -310,5 +287,5 @@ function hostError(err: unknown): ExecutionError {
       name: "ResourceLimitError",
       message: `The sandbox ran out of memory (${message.slice(0, 120)}); build smaller values: page through data and keep only the fields you need`,
     };
-  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
+  return sandboxError(message);
 }

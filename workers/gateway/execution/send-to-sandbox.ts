@@ -1,4 +1,3 @@
-import type { Engine } from "../../../shared/contract/engine";
 import type { ExecuteInput, ExecuteResult, ExecutionError } from "../../../shared/contract/execute";
 import {
   failedOutcome,
@@ -8,10 +7,12 @@ import {
   type SandboxHostApi,
   SandboxOutcome,
   type SandboxRequest,
+  sandboxError,
 } from "../../../shared/contract/sandbox";
 import { disposeQuietly } from "../../../shared/dispose";
 import type { ExecutionLedger } from "./ledger";
 import { type ExecutionLimits, executionTimeoutMs } from "./limits";
+import type { EngineChoice } from "./worker-pool";
 
 const PING_TIMEOUT_MS = 1_000;
 /**
@@ -29,8 +30,8 @@ export function sandboxHostOverdueSince(): number | undefined {
 export interface SandboxDeps {
   /** where isolates are made: in this isolate (`inProcessHost`) or the SANDBOX_HOST service */
   host: SandboxHostApi;
-  /** the engine, and for quickjs the pool's warm worker that runs it (worker-pool.ts) */
-  engine?: { name: Engine; worker?: { id: string; memoryBytes: number } };
+  /** the engine, and for quickjs the pool's warm worker that runs it (worker-pool.ts `placeExecution`) */
+  engine: EngineChoice;
   limits: ExecutionLimits;
   /** the object the isolate's code reaches the gateway through (tools, discovery, egress) */
   bridge?: SandboxBridgeApi;
@@ -162,10 +163,6 @@ async function answers(ping: Promise<unknown>): Promise<boolean> {
   }
 }
 
-function sandboxError(message: string): ExecutionError {
-  return { name: "SandboxError", message: `The sandbox failed: ${message}` };
-}
-
 /** The request the host gets, or the LimitError that stops the input before it leaves. */
 function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest | { error: ExecutionError } {
   const { limits } = deps;
@@ -203,7 +200,7 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       liveLogs: deps.liveLogs ?? false,
     },
     skills: deps.skills?.loaded ?? [],
-    engine: deps.engine?.name ?? "isolate",
-    ...(deps.engine?.worker ? { worker: deps.engine.worker } : {}),
+    engine: deps.engine.name,
+    ...(deps.engine.name === "quickjs" ? { worker: deps.engine.worker } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { executionTimeoutMs } from "../execution/limits";
 import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
-import { takeSlot } from "../execution/worker-pool";
+import { placeExecution } from "../execution/worker-pool";
 import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
 import { timed } from "../timing/clock";
@@ -105,21 +105,12 @@ async function run(
       events,
       signal,
     });
-    const { sandbox } = ctx.config;
-    // Python code that calls skills runs in a fresh isolate: skills are modules, a warm worker's code is fixed.
-    const python = input.language === "python";
-    const slot =
-      sandbox.engine === "quickjs" && !(python && skills.loaded.length > 0)
-        ? takeSlot(ctx.team, sandbox.poolSize, python ? "python" : "javascript")
-        : undefined;
-    worker = slot?.id ?? "load";
+    const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, skills.loaded.length > 0);
+    worker = placed.engine.name === "quickjs" ? placed.engine.worker.id : "load";
     const ran = await sendToSandbox(
       {
         host: sandboxHost(ctx.env, clock),
-        engine: {
-          name: slot ? "quickjs" : "isolate",
-          ...(slot ? { worker: { id: slot.id, memoryBytes: sandbox.memoryBytes } } : {}),
-        },
+        engine: placed.engine,
         limits: ctx.config.limits,
         bridge: new SandboxBridge(work),
         ledger,
@@ -131,7 +122,7 @@ async function run(
         signal,
       },
       input,
-    ).finally(() => slot?.release());
+    ).finally(placed.release);
     if (signal?.aborted) {
       auditExecution(ctx, session.id, input, startedAt, { cancelled: true }, worker);
       return ran;
