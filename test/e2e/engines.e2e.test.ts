@@ -77,6 +77,86 @@ describe(`one Python execution's changes never reach the next (${engine} engine)
   }, 60_000);
 });
 
+// What a Python execution does to its own interpreter (the modules and builtins the runtime also
+// uses) reaches neither the runtime's work for it nor the team's next execution, and no way it fails
+// leaves the team's Python unusable (on quickjs: the warm worker). Each case has a team of its own.
+type RestAnswer = Awaited<ReturnType<typeof restExecute>>["body"];
+const PY_BREAKS: [string, string, (answer: RestAnswer) => void][] = [
+  [
+    "replaces json's members, print and sys.stdout: its tool call, result and logs go through as usual",
+    `import builtins, io, json, logging, sys
+json.dumps = lambda *a, **k: "hijacked"
+json.loads = None
+json.JSONEncoder = None
+builtins.print = None
+sys.stdout = io.StringIO()
+logging.warning("still logged")
+page = await tools.demo.list_tickets(limit=1)
+{"n": len(page["tickets"]), "mine": json.dumps([1])}`,
+    (a) => expect(a).toMatchObject({ result: { n: 1, mine: "hijacked" }, logs: ["[warn] still logged"] }),
+  ],
+  [
+    "replaces asyncio's functions: a call it left unawaited still runs and is reported",
+    `import asyncio
+asyncio.wait_for = None
+asyncio.sleep = None
+asyncio.ensure_future = None
+tools.demo.list_tickets(limit=1)
+"left"`,
+    (a) => {
+      expect(a.result).toBe("left");
+      expect(a.warnings).toEqual([
+        "tools.demo.list_tickets() was not awaited; it ran after the code returned and completed",
+      ]);
+    },
+  ],
+  [
+    "replaces builtins: its result is still converted, and a later error is still its own",
+    `import builtins
+builtins.isinstance = lambda *a: False
+builtins.len = lambda *a: 0
+builtins.BaseException = None
+builtins.Exception = None
+{"a": [1, 2]}`,
+    (a) => expect(a.result).toEqual({ a: [1, 2] }),
+  ],
+  [
+    "replaces builtins, then raises: the error is its own, with its line",
+    "import builtins\nbuiltins.BaseException = None\nbuiltins.Exception = None\n1 / 0",
+    (a) => expect(a.error).toMatchObject({ name: "ZeroDivisionError", line: 4 }),
+  ],
+  [
+    "breaks the runtime's own module: a clear SandboxError",
+    "import _sandbox\n_sandbox._dumps = None\n_sandbox.json = None\n1",
+    (a) =>
+      expect(a.error).toMatchObject({
+        name: "SandboxError",
+        message: expect.stringContaining("did the code replace something the runtime uses?"),
+      }),
+  ],
+  [
+    "awaits a future nobody resolves: TimeoutError at its timeout",
+    "import asyncio\nawait asyncio.Future()",
+    (a) => expect(a.error?.name).toBe("TimeoutError"),
+  ],
+];
+
+describe(`a Python execution that breaks its interpreter (${engine} engine)`, () => {
+  PY_BREAKS.forEach(([label, code, check], i) => {
+    it(`${label}; the team's next execution works`, async () => {
+      const auth = await teamWithKey(`e2e-pybreak-${i}-${engine}`, {
+        engine,
+        servers: { demo: { service: "DEMO" } },
+      });
+      await restExecute({ code: "1", language: "python" }, auth); // on quickjs: boots the team's CPython
+      check((await restExecute({ code, language: "python", timeoutMs: 3_000 }, auth)).body);
+      const next = await restExecute({ code: "sum(range(10))", language: "python" }, auth);
+      expect(next.body).toMatchObject({ result: 45 });
+      expect(next.body.error).toBeUndefined();
+    }, 60_000);
+  });
+});
+
 describe.runIf(engine === "quickjs")("the quickjs engine's warm Python worker", () => {
   it("ends a memory bomb with MemoryError at the execution's limit; an execution beside it finishes", async () => {
     const auth = await teamWithKey("e2e-pyredteam", { engine: "quickjs" });
@@ -90,6 +170,16 @@ describe.runIf(engine === "quickjs")("the quickjs engine's warm Python worker", 
     expect(bomb.body.error?.name).toBe("MemoryError");
     expect(bomb.body.error?.message).toContain("64 MB");
     expect(beside.body.result).toBe("beside");
+    expect((await restExecute({ code: "sum(range(10))", language: "python" }, auth)).body.result).toBe(45);
+  }, 60_000);
+
+  // On the isolate engine the same code stalls the sandbox host in native code (its supervisor restarts it).
+  it("ends recursion past a raised recursion limit (CPython fails fatally) with RecursionError; the next execution works", async () => {
+    const auth = await teamWithKey("e2e-pyfatal", { engine: "quickjs" });
+    await restExecute({ code: "1", language: "python" }, auth);
+    const code = "import sys\nsys.setrecursionlimit(10**6)\ndef f(n):\n    return f(n + 1)\nf(0)";
+    const r = await restExecute({ code, language: "python", timeoutMs: 3_000 }, auth);
+    expect(r.body.error?.name).toBe("RecursionError");
     expect((await restExecute({ code: "sum(range(10))", language: "python" }, auth)).body.result).toBe(45);
   }, 60_000);
 });

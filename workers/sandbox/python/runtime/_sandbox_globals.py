@@ -3,11 +3,16 @@
 # values cross as JSON by _sandbox_json. Apart from _sandbox (driver.py), which runs the code, and
 # _sandbox_guard, which bounds it, so that each file is one concept; all are imported by _sandbox, so
 # all are in the memory snapshot. The classes keep `_sandbox` as their module: the code sees the names
-# it saw before they moved (reprs, error stacks).
-import inspect
-import json
+# it saw before they moved (reprs, error stacks). What they use is their own (see _sandbox_json).
+import builtins
 
-from _sandbox_json import _answer, _args_json, _jsonable, _snake, _snake_keys
+__builtins__ = dict(vars(builtins))
+
+from inspect import iscoroutinefunction as _iscoroutinefunction  # noqa: E402
+
+from pyodide.ffi import to_js as _to_js  # noqa: E402
+
+from _sandbox_json import _answer, _args_json, _dumps, _jsonable, _loads, _snake, _snake_keys  # noqa: E402
 
 
 # --- what the code calls: tools, discovery, state, workspace, session, skills --------------------
@@ -42,10 +47,10 @@ class _State:
 
     async def get(self, key):
         text = await self._env.session({"op": "state.get", "key": key})
-        return None if text is None else json.loads(text)
+        return None if text is None else _loads(text)
 
     async def set(self, key, value):
-        text = json.dumps(_jsonable(value, 0, set()), allow_nan=False)
+        text = _dumps(_jsonable(value, 0, set()))
         await self._env.session({"op": "state.set", "key": key, "json": text})
 
     async def delete(self, key):
@@ -155,9 +160,7 @@ class _Env:
         return _tracked(self, call)
 
     async def session(self, call, data=None):
-        from pyodide.ffi import to_js
-
-        out = await self.fns.session(json.dumps(call), None if data is None else to_js(data))
+        out = await self.fns.session(_dumps(call), None if data is None else _to_js(data))
         if isinstance(out, str):
             return _answer(out)
         return out.to_bytes()
@@ -169,7 +172,7 @@ class _Env:
 
 async def _search(env, query, opts):
     payload = {k: v for k, v in {"query": query, **opts}.items() if v is not None}
-    return _answer(await env.fns.searchTools(json.dumps(payload)))
+    return _answer(await env.fns.searchTools(_dumps(payload)))
 
 
 async def _definition(env, name, schema):
@@ -197,7 +200,7 @@ def _track_methods(obj, prefix):
     """obj's public async methods, their coroutines kept in obj._env.calls, named `<prefix>.<method>`."""
     for name in dir(type(obj)):
         fn = getattr(obj, name)
-        if not name.startswith("_") and inspect.iscoroutinefunction(fn):
+        if not name.startswith("_") and _iscoroutinefunction(fn):
             fn.__func__.__qualname__ = f"{prefix}.{name}"
             setattr(obj, name, _tracked(obj._env, fn))
     return obj

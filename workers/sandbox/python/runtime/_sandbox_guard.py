@@ -1,11 +1,15 @@
 # _sandbox_guard: a step budget and a wall-clock deadline for the code _sandbox (driver.py) runs.
 # _Instrument puts a tick at the top of every loop and function body; the tick is C only (a chain of
 # repeats) and every CHUNK steps asks _Chunks, which checks the budget and the deadline.
-import ast
 import builtins
-import itertools
-import operator
-import time
+
+__builtins__ = dict(vars(builtins))  # the runtime's own (see _sandbox_json)
+
+import ast  # noqa: E402
+import itertools  # noqa: E402
+import operator  # noqa: E402
+from itertools import repeat as _repeat  # noqa: E402
+from time import monotonic as _monotonic  # noqa: E402
 
 CHUNK = 1024
 
@@ -43,10 +47,10 @@ class _Chunks:
         b = self.b
         if b.steps_left <= 0:
             _trip(b, "the step limit (EXEC_MAX_STEPS) was reached", "end loops sooner, or do less per execution")
-        if time.monotonic() > b.deadline:
+        if _monotonic() > b.deadline:
             _trip(b, "the time limit was reached", "do less computation per execution, or pass a larger timeoutMs to execute")
         b.steps_left -= CHUNK
-        return itertools.repeat(None, CHUNK)
+        return _repeat(None, CHUNK)
 
 
 def _trip(b, why, fix):

@@ -1,15 +1,50 @@
 # _sandbox_json: values crossing to and from the gateway as JSON text: arguments out (_args_json,
 # _jsonable), answers in (_answer, raising the gateway's error by its name), and the gateway's own
 # records with the snake_case keys Python spells.
-import base64
-import dataclasses
-import datetime
-import decimal
-import inspect
-import json
-import math
+# The code runs in this interpreter and may change any module, builtins included; what the runtime
+# uses is taken here, when the snapshot is made: its own copy of builtins (functions take theirs from
+# their module's `__builtins__` when they are defined), the JSON encoder and decoder of the C module
+# `_json`, and the functions it calls, by reference. The same in _sandbox, _sandbox_globals and
+# _sandbox_guard.
+import builtins
+
+__builtins__ = dict(vars(builtins))
+
+import _json  # noqa: E402
+from binascii import b2a_base64  # noqa: E402
+from dataclasses import fields as _fields, is_dataclass as _is_dataclass  # noqa: E402
+from datetime import date as _date, datetime as _datetime, time as _time  # noqa: E402
+from decimal import Decimal as _Decimal  # noqa: E402
+from inspect import isawaitable as _isawaitable  # noqa: E402
+from json.decoder import JSONDecoder as _JSONDecoder  # noqa: E402
+from math import isinf as _isinf, isnan as _isnan  # noqa: E402
 
 MAX_DEPTH = 100
+
+
+def _not_json(value):
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+# markers None: _jsonable has already cut cycles; allow_nan False, as JSON has no NaN.
+_encode = _json.make_encoder(None, _not_json, _json.encode_basestring_ascii, None, ": ", ", ", False, False, False)
+_scan = _json.make_scanner(_JSONDecoder())
+
+
+def _dumps(value):
+    """JSON text of `value` (made of dict, list, str, int, float, bool, None)."""
+    return "".join(_encode(value, 0))
+
+
+def _loads(text):
+    """The value of JSON text the gateway wrote."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    if end != len(text):
+        raise ValueError("extra data after JSON")
+    return value
 
 
 _error_types = {}
@@ -28,7 +63,7 @@ def _error(name, message, path=None):
 
 
 def _answer(text):
-    res = json.loads(text)
+    res = _loads(text)
     if res.get("ok"):
         return res.get("value")
     e = res.get("error") or {}
@@ -58,7 +93,7 @@ def _args_json(args, kwargs, what, max_chars):
     if value is None:
         value = {}
     try:
-        text = json.dumps(_jsonable(value, 0, set()), allow_nan=False)
+        text = _dumps(_jsonable(value, 0, set()))
     except (TypeError, ValueError) as e:
         raise TypeError(f"{what}: arguments are not JSON-serializable ({e})") from None
     if len(text) > max_chars:
@@ -70,25 +105,25 @@ def _args_json(args, kwargs, what, max_chars):
 def _jsonable(v, depth, seen):
     if v is None or isinstance(v, (bool, str)):
         return v
-    if inspect.isawaitable(v):
+    if _isawaitable(v):
         what = getattr(v, "__qualname__", type(v).__name__)
         raise TypeError(f"{what}() was not awaited: missing await? Await each call before using its value")
     if isinstance(v, int):
         return v if -(2**53) <= v <= 2**53 else str(v)
     if isinstance(v, float):
-        if math.isnan(v):
+        if _isnan(v):
             return "NaN"
-        if math.isinf(v):
+        if _isinf(v):
             return "Infinity" if v > 0 else "-Infinity"
         return v
     if depth > MAX_DEPTH:
         return "[depth limit]"
-    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+    if isinstance(v, (_datetime, _date, _time)):
         return v.isoformat()
-    if isinstance(v, decimal.Decimal):
+    if isinstance(v, _Decimal):
         return str(v)
     if isinstance(v, (bytes, bytearray, memoryview)):
-        return {"type": "bytes", "base64": base64.b64encode(bytes(v)).decode("ascii")}
+        return {"type": "bytes", "base64": b2a_base64(bytes(v), newline=False).decode("ascii")}
     if hasattr(v, "to_py"):
         return _jsonable(v.to_py(), depth + 1, seen)
     if id(v) in seen:
@@ -99,8 +134,8 @@ def _jsonable(v, depth, seen):
             return {k if isinstance(k, str) else str(k): _jsonable(x, depth + 1, seen) for k, x in v.items()}
         if isinstance(v, (list, tuple, set, frozenset)):
             return [_jsonable(x, depth + 1, seen) for x in v]
-        if dataclasses.is_dataclass(v) and not isinstance(v, type):
-            return {f.name: _jsonable(getattr(v, f.name), depth + 1, seen) for f in dataclasses.fields(v)}
+        if _is_dataclass(v) and not isinstance(v, type):
+            return {f.name: _jsonable(getattr(v, f.name), depth + 1, seen) for f in _fields(v)}
         return repr(v)
     finally:
         seen.discard(id(v))

@@ -25,11 +25,9 @@ globalThis.fetch = async (input, init) => {
   return realFetch(input, init);
 };
 
-/** The memory limit of the instance being created (boots run one at a time: `serial`). */
-let memoryCap = 0;
-
 // CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
-// With a memory limit, the instance gets a memory that cannot grow past it (malloc fails: MemoryError).
+// With a memory limit (`_memoryBytes`, which loadPyodide keeps in the instance's config), the instance
+// gets a memory that cannot grow past it (malloc fails: MemoryError).
 const createModule = globalThis._createPyodideModule;
 globalThis._createPyodideModule = (settings) => {
   settings.instantiateWasm = (imports, receiveInstance) => {
@@ -38,6 +36,7 @@ globalThis._createPyodideModule = (settings) => {
     receiveInstance(instance, pyodideWasm);
     return instance.exports;
   };
+  const memoryCap = settings.API?.config?._memoryBytes ?? 0;
   if (memoryCap > 0) {
     const initial = Math.ceil((settings.INITIAL_MEMORY ?? 20 * 1024 * 1024) / WASM_PAGE);
     const maximum = Math.max(initial, Math.floor(memoryCap / WASM_PAGE));
@@ -46,41 +45,25 @@ globalThis._createPyodideModule = (settings) => {
   return createModule(settings);
 };
 
-let serial = Promise.resolve();
-
 /**
  * A new interpreter. `snapshot`: restore it (bytes from makeMemorySnapshot); without one, boot from
  * scratch and import the driver (made to be snapshotted when `makeSnapshot`). `jsglobals`: what
  * Python's `js` module is (default: this isolate's globalThis). `memoryBytes`: the instance's memory
- * limit (0: none).
+ * limit (0: none). Each call is independent of the others (no state is kept between them here).
  * @param {{ snapshot?: Uint8Array | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number }} how
  */
-export function boot(how) {
-  const booted = serial.then(() => start(how));
-  serial = booted.then(
-    () => undefined,
-    () => undefined,
-  );
-  return booted;
-}
-
-/** @param {{ snapshot?: Uint8Array | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number }} how */
-async function start({ snapshot = null, makeSnapshot = false, jsglobals, memoryBytes = 0 }) {
-  memoryCap = memoryBytes;
-  let py;
-  try {
-    py = await loadPyodide({
-      indexURL: BASE_URL,
-      packageBaseUrl: BASE_URL,
-      lockFileContents: lockText,
-      env: { HOME: "/home/pyodide" },
-      _makeSnapshot: makeSnapshot,
-      ...(jsglobals ? { jsglobals } : {}),
-      ...(snapshot ? { _loadSnapshot: snapshot } : {}),
-    });
-  } finally {
-    memoryCap = 0;
-  }
+export async function boot({ snapshot = null, makeSnapshot = false, jsglobals, memoryBytes = 0 }) {
+  const py = await loadPyodide({
+    indexURL: BASE_URL,
+    packageBaseUrl: BASE_URL,
+    lockFileContents: lockText,
+    env: { HOME: "/home/pyodide" },
+    _makeSnapshot: makeSnapshot,
+    _memoryBytes: memoryBytes,
+    ...(jsglobals ? { jsglobals } : {}),
+    ...(snapshot ? { _loadSnapshot: snapshot } : {}),
+  });
+  keepPythonErrors(py);
   if (snapshot) {
     // A snapshot made without wasm-GC carries a zero count-args pointer: put the live one back.
     const M = py._module;
@@ -97,6 +80,29 @@ async function start({ snapshot = null, makeSnapshot = false, jsglobals, memoryB
     py.pyimport("_sandbox").preimport();
   }
   return py;
+}
+
+/**
+ * pyodide's PythonError (what a Python exception becomes in JS: a rejected promise of an async call)
+ * sets `Error.stackTraceLimit` around its `super()`. In a realm frozen by harden.js that assignment
+ * throws, the exception is lost on its way out and the promise it should reject never settles, so
+ * the request hangs. This one is the same error (same prototype, fields and stack) without it.
+ * @param {Awaited<ReturnType<typeof loadPyodide>>} py
+ */
+function keepPythonErrors(py) {
+  const api = /** @type {{ PythonError: new (...args: unknown[]) => Error }} */ (py._api);
+  const Original = api.PythonError;
+  function PythonError(
+    /** @type {string} */ type,
+    /** @type {string} */ message,
+    /** @type {number} */ address,
+  ) {
+    const error = Reflect.construct(Error, [message], Original);
+    Object.assign(error, { type, __error_address: address });
+    return error;
+  }
+  PythonError.prototype = Original.prototype;
+  api.PythonError = /** @type {typeof Original} */ (/** @type {unknown} */ (PythonError));
 }
 
 /** A memory snapshot of `py` (booted with makeSnapshot), as bytes another boot() restores. */

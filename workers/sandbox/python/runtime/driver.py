@@ -4,20 +4,25 @@
 # a trailing expression the result, runs it with top-level await, and reports JSON text that the
 # isolate turns into the same report as TypeScript's. Everything the code reaches outside Python
 # goes through `fns` (py-bridge.js), as JSON text, by the globals of _sandbox_globals.py.
-import ast
+# What it uses once the code has run is its own (see _sandbox_json), and run() answers even when the
+# code broke that: a fixed report, which the JS side says is the runtime's failure.
 import builtins
-import json
-import linecache
-import logging
-import inspect
-import secrets
-import sys
-import time
-import traceback
 
-from _sandbox_json import _jsonable
-from _sandbox_guard import BudgetExceeded, _Budget, _exhausted, _install_guard, _Instrument
-from _sandbox_globals import (
+__builtins__ = dict(vars(builtins))
+
+import ast  # noqa: E402
+import linecache  # noqa: E402
+import logging  # noqa: E402
+import secrets  # noqa: E402
+import sys  # noqa: E402
+from asyncio import wait_for as _wait_for  # noqa: E402
+from inspect import CORO_CREATED as _CORO_CREATED, getcoroutinestate as _coro_state  # noqa: E402
+from time import monotonic as _monotonic  # noqa: E402
+from traceback import StackSummary as _StackSummary, TracebackException as _TracebackException  # noqa: E402
+
+from _sandbox_json import _dumps, _jsonable  # noqa: E402
+from _sandbox_guard import BudgetExceeded, _Budget, _exhausted, _install_guard, _Instrument  # noqa: E402
+from _sandbox_globals import (  # noqa: E402
     _definition,
     _Env,
     _search,
@@ -84,7 +89,11 @@ def _describe(e):
         if t.tb_frame.f_code.co_filename == AGENT_FILE:
             line = t.tb_lineno
         t = t.tb_next
-    out = {"name": type(e).__name__, "message": str(e)}
+    try:
+        message = str(e)
+    except Exception:  # noqa: BLE001 - the exception's own __str__ failed
+        message = "(its message could not be read)"
+    out = {"name": type(e).__name__, "message": message}
     if isinstance(e, SyntaxError) and e.filename == AGENT_FILE:
         line = e.lineno
         msg = e.msg
@@ -97,7 +106,10 @@ def _describe(e):
         out["line"] = line
     if isinstance(e, (AttributeError, TypeError)) and "'coroutine' object" in out["message"]:
         out["message"] += " (a call was not awaited: write (await tools.<server>.<tool>(...)))"
-    out["stack"] = "".join(_agent_traceback(e).format())[-4000:]
+    try:
+        out["stack"] = "".join(_agent_traceback(e).format())[-4000:]
+    except Exception:  # noqa: BLE001 - the traceback module runs on what the code may have changed
+        pass
     out["message"] = out["message"][:1000]
     out["name"] = out["name"][:200]
     return out
@@ -105,14 +117,14 @@ def _describe(e):
 
 def _agent_traceback(e):
     """The traceback with only the submitted code's frames, in `e` and every exception chained to it."""
-    top = traceback.TracebackException(type(e), e, e.__traceback__)
+    top = _TracebackException(type(e), e, e.__traceback__)
     todo, seen = [top], set()
     while todo:
         te = todo.pop()
         if id(te) in seen:
             continue
         seen.add(id(te))
-        te.stack = traceback.StackSummary.from_list([f for f in te.stack if f.filename == AGENT_FILE])
+        te.stack = _StackSummary.from_list([f for f in te.stack if f.filename == AGENT_FILE])
         todo.extend(x for x in (te.__cause__, te.__context__, *(getattr(te, "exceptions", None) or ())) if x is not None)
     return top
 
@@ -123,25 +135,23 @@ MAX_WARNINGS = 5
 async def _settle(env, deadline):
     """Runs the calls the code started but never awaited (a coroutine runs only when awaited),
     until the deadline; says what became of each, grouped by call."""
-    import asyncio
-
     groups = {}
     seen = 0
     while seen < len(env.calls):
         coro = env.calls[seen]
         seen += 1
-        if inspect.getcoroutinestate(coro) != inspect.CORO_CREATED:
+        if _coro_state(coro) != _CORO_CREATED:
             continue
         label = f"{coro.__qualname__}()"
-        left = deadline - time.monotonic()
+        left = deadline - _monotonic()
         if left <= 0:
             coro.close()
             outcome = "late"
         else:
             try:
-                await asyncio.wait_for(coro, left)
+                await _wait_for(coro, left)
                 outcome = "ok"
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 outcome = "late"
             except Exception as e:  # noqa: BLE001
                 outcome = f"{type(e).__name__}: {str(e)[:140]}"
@@ -176,10 +186,19 @@ def _not_awaited(label, outcomes):
 
 
 async def run(code, options, fns, log):
+    """One execution: its report as JSON text. Never raises: when reporting failed, a literal that
+    nothing the code changed can alter (the JS side says it is the runtime's failure)."""
+    try:
+        return await _run(code, options, fns, log)
+    except BaseException:  # noqa: BLE001
+        return "not a report"
+
+
+async def _run(code, options, fns, log):
     opts = options.to_py() if hasattr(options, "to_py") else dict(options)
     max_chars = int(opts["maxChars"])
     names = (f"__tick_{secrets.token_hex(8)}", f"__tick_iter_{secrets.token_hex(8)}")
-    budget = _Budget(int(opts["maxSteps"]), time.monotonic() + opts["timeoutMs"] / 1000, names)
+    budget = _Budget(int(opts["maxSteps"]), _monotonic() + opts["timeoutMs"] / 1000, names)
     result_name = f"__result_{secrets.token_hex(8)}"
     env = _Env(fns, int(opts["maxArgChars"]))
     handler = _LogHandler(log)
@@ -226,7 +245,7 @@ async def run(code, options, fns, log):
         if warnings:
             report["warnings"] = warnings
         if "error" not in report and result_name in g and g[result_name] is not None:
-            text = json.dumps(_jsonable(g[result_name], 0, set()), allow_nan=False)
+            text = _dumps(_jsonable(g[result_name], 0, set()))
             if len(text) > max_chars:
                 raise _result_too_large(len(text), max_chars)
             report["resultJson"] = text
@@ -235,7 +254,7 @@ async def run(code, options, fns, log):
     finally:
         for name in names:
             builtins.__dict__.pop(name, None)
-    return json.dumps(report)
+    return _dumps(report)
 
 
 def _result_too_large(size, limit):

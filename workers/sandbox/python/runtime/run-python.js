@@ -6,12 +6,19 @@ import { makeBridgeFunctions } from "./py-bridge.js";
 import { cutOutsidePii, liveLog, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
 
 const LOG_LINES = 10_000;
+/**
+ * How long past its timeout the Python side may take to answer: its guard stops computation at the
+ * timeout, but an await that never finishes (a future nobody resolves, a call still running) is
+ * stopped here; less than the host's grace (HOST_GRACE_MS), so the answer is this one.
+ */
+export const RUN_GRACE_MS = 1_000;
 /** Characters of JSON a Python result may have before it is cut (RESULT_WALK_CHARS in shared/contract/caps.ts). */
 const RESULT_CHARS = 5_000_000;
 
 /**
  * @typedef {Awaited<ReturnType<typeof import("./boot.js").boot>>} Pyodide
  * @typedef {(name: string, args: unknown) => Promise<unknown>} CallSkill
+ * @typedef {{ resultJson?: string, result?: unknown, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number, column?: number } }} Ran
  * @typedef {(toJson: (value: unknown, what: string) => string, unwrap: (res: import("../../../../shared/contract/sandbox").BridgeResult) => unknown, track: (label: string, call: Promise<unknown>) => Promise<unknown>) => CallSkill} SkillsFor
  */
 
@@ -39,7 +46,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     live?.push(line);
   };
   const pending = pendingCalls();
-  /** @type {{ resultJson?: string, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number } }} */
+  /** @type {Ran} */
   let ran;
   try {
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
@@ -49,18 +56,28 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     py.setStdout({ batched: (/** @type {string} */ s) => log("log", s) });
     py.setStderr({ batched: (/** @type {string} */ s) => log("error", s) });
     const driver = py.pyimport("_sandbox");
-    const report = await driver.run(
-      code,
-      py.toPy({
-        timeoutMs: options.timeoutMs,
-        maxSteps: options.maxSteps,
-        maxChars: RESULT_CHARS,
-        maxArgChars: options.maxArgChars,
-      }),
-      makeBridgeFunctions(bridge, callSkill),
-      log,
+    const fatal = fatalError(py);
+    fatal.catch(() => {});
+    const running = Promise.resolve(
+      driver.run(
+        code,
+        py.toPy({
+          timeoutMs: options.timeoutMs,
+          maxSteps: options.maxSteps,
+          maxChars: RESULT_CHARS,
+          maxArgChars: options.maxArgChars,
+        }),
+        makeBridgeFunctions(bridge, callSkill),
+        log,
+      ),
     );
-    ran = JSON.parse(report);
+    running.catch(() => {});
+    let timer;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(() => resolve(LATE), options.timeoutMs + RUN_GRACE_MS);
+    });
+    const report = await Promise.race([running, late, fatal]).finally(() => clearTimeout(timer));
+    ran = report === LATE ? { error: timedOut(options.timeoutMs) } : readReport(report);
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
     const error = /maximum call stack/i.test(message)
@@ -69,9 +86,8 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     ran = { error };
   }
   await live?.flush();
-  const result = ran.resultJson === undefined ? undefined : JSON.parse(ran.resultJson);
   const shaped = shapeOutput(
-    { result, logs, logsDropped: dropped },
+    { result: ran.result, logs, logsDropped: dropped },
     Math.max(0, options.maxOutputChars - (ran.error?.stack?.length ?? 0)),
     options.piiSafeCuts ? cutOutsidePii : undefined,
   );
@@ -87,4 +103,66 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
     ...(ran.error ? { error: ran.error } : {}),
   });
+}
+
+const LATE = Symbol("late");
+
+/**
+ * Rejects with the cause when the interpreter fails fatally (a wasm stack overflow, say): pyodide
+ * then drops what was running, and the promise of the call into Python would never settle.
+ * @param {Pyodide} py
+ * @returns {Promise<never>}
+ */
+function fatalError(py) {
+  const api = /** @type {{ fatal_error(e: unknown): unknown }} */ (py._api);
+  const original = api.fatal_error;
+  return new Promise((_, reject) => {
+    api.fatal_error = (e) => {
+      reject(e);
+      return original(e);
+    };
+  });
+}
+
+/** @param {number} timeoutMs */
+function timedOut(timeoutMs) {
+  return {
+    name: "TimeoutError",
+    message: `Execution timed out after ${timeoutMs} ms; await fewer or smaller calls, or pass a larger timeoutMs to execute`,
+  };
+}
+
+/**
+ * The driver's report, checked, with its result parsed: the code runs in the same interpreter and may
+ * have broken what the driver uses, so a report of another shape is said to be the runtime's failure.
+ * @param {unknown} text
+ * @returns {Ran}
+ */
+function readReport(text) {
+  try {
+    const ran = typeof text === "string" ? JSON.parse(text) : undefined;
+    const { resultJson, warnings, error } = ran ?? {};
+    const isText = (/** @type {unknown} */ v) => typeof v === "string";
+    const fields = error ?? {};
+    if (
+      typeof ran === "object" &&
+      !Array.isArray(ran) &&
+      (resultJson === undefined || isText(resultJson)) &&
+      (warnings === undefined || (Array.isArray(warnings) && warnings.every(isText))) &&
+      (error === undefined || (isText(fields.name) && isText(fields.message))) &&
+      (fields.stack === undefined || isText(fields.stack)) &&
+      ["line", "column"].every((k) => fields[k] === undefined || Number.isInteger(fields[k]))
+    ) {
+      return { ...ran, ...(resultJson === undefined ? {} : { result: JSON.parse(resultJson) }) };
+    }
+  } catch {
+    // not JSON: said below
+  }
+  return {
+    error: {
+      name: "SandboxError",
+      message:
+        "The Python runtime's report was not what it writes (did the code replace something the runtime uses?)",
+    },
+  };
 }

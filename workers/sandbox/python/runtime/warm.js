@@ -4,25 +4,37 @@
 // (harden.js); every execution then runs in a new CPython instance restored from that snapshot, with
 // its own linear memory (limited to the execution's memory), its own `js` globals and timers, and is
 // dropped when the execution ends. One execution runs at a time; the next instance is restored ahead,
-// while the worker is idle, so an execution that finds it ready starts at once.
+// in the waitUntil of the execution before, so an execution that finds it ready starts at once.
+// Each execution is a request of its own, and a request can end without running its `finally` (the
+// runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
+// settles. So what this module keeps between executions are values, never promises: the snapshot's
+// bytes, one restored instance no execution has touched, and who holds the turn until when.
 // Python code that calls skills does not come here: skills are modules, and a warm worker's code is
 // fixed (run-sandbox.ts sends it to a fresh isolate, isolate.js).
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { boot, snapshotOf } from "./boot.js";
 import { harden } from "./harden.js";
 import { skillCaller } from "./invoke-skills.js";
-import { runPython } from "./run-python.js";
+import { RUN_GRACE_MS, runPython } from "./run-python.js";
 
-/** @type {Promise<Uint8Array> | undefined} */
+/** How long restoring the next instance may hold the turn (~0.15 s, seconds on a starved machine). */
+const RESTORE_TURN_MS = 15_000;
+
+/** @type {Uint8Array | undefined} */
 let snapshot;
-/** @type {{ memoryBytes: number, instance: Promise<Instance> } | undefined} */
+/** @type {{ memoryBytes: number, instance: Instance } | undefined} */
 let spare;
-/** Executions run one after another: each waits for the one before it. */
-let tail = Promise.resolve();
+/**
+ * Whose turn it is (an execution, or restoring the next instance): until when at the latest, and a
+ * promise its request settles when it gives the turn back.
+ * @type {Turn | undefined}
+ */
+let turn;
 
 /**
  * @typedef {Awaited<ReturnType<typeof boot>>} Pyodide
  * @typedef {{ py: Pyodide, close(): void }} Instance
+ * @typedef {{ until: number, held: Promise<void>, giveBack(): void }} Turn
  */
 
 export default class PythonWarm extends WorkerEntrypoint {
@@ -34,18 +46,8 @@ export default class PythonWarm extends WorkerEntrypoint {
    * @param {number} memoryBytes the instance's memory limit
    */
   async run(options, code, bridge, memoryBytes) {
-    const before = tail;
-    /** @type {() => void} */
-    let done = () => {};
-    tail = before.then(() => new Promise((resolve) => (done = () => resolve(undefined))));
-    let timer;
-    const waited = await Promise.race([
-      before.then(() => true),
-      new Promise((resolve) => (timer = setTimeout(() => resolve(false), options.timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (!waited) {
-      before.then(() => done());
+    const mine = await takeTurn(Date.now() + options.timeoutMs, options.timeoutMs + 2 * RUN_GRACE_MS);
+    if (!mine) {
       return JSON.stringify({
         logs: [],
         logsCut: false,
@@ -70,31 +72,80 @@ export default class PythonWarm extends WorkerEntrypoint {
       );
     } finally {
       instance?.close();
-      done();
+      mine.giveBack();
       // After a macrotask: restoring takes the thread for ~0.15 s, and the report must go out first.
-      this.ctx.waitUntil(
-        tail.then(() => new Promise((go) => setTimeout(go, 0))).then(() => prepare(memoryBytes)),
-      );
+      this.ctx.waitUntil(new Promise((go) => setTimeout(go, 0)).then(() => prepare(memoryBytes)));
     }
   }
 }
 
-/** The instance restored ahead when it has this memory limit, else a new one. @param {number} memoryBytes */
-async function take(memoryBytes) {
-  const ready = spare?.memoryBytes === memoryBytes ? spare.instance : undefined;
-  spare = undefined;
-  const instance = ready ? await ready.catch(() => undefined) : undefined;
-  return instance ?? restore(memoryBytes);
+/**
+ * Waits for the turn until `deadline` (undefined: not given by then) and holds it for at most
+ * `holdMs`. A turn whose request ended without giving it back is over at once when that shows (a
+ * promise of an ended request rejects when awaited), else at its `until`.
+ * @param {number} deadline
+ * @param {number} holdMs
+ * @returns {Promise<Turn | undefined>}
+ */
+async function takeTurn(deadline, holdMs) {
+  while (turn && turn.until > Date.now()) {
+    if (Date.now() >= deadline) return undefined;
+    const current = turn;
+    let timer;
+    const ended = await Promise.race([
+      (async () => {
+        try {
+          await current.held;
+          return false;
+        } catch {
+          return true;
+        }
+      })(),
+      new Promise((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(1, Math.min(deadline, current.until) - Date.now()));
+      }),
+    ]);
+    clearTimeout(timer);
+    if (ended && turn === current) turn = undefined;
+  }
+  /** @type {() => void} */
+  let giveBack = () => {};
+  const held = new Promise((resolve) => (giveBack = () => resolve(undefined)));
+  const mine = {
+    until: Date.now() + holdMs,
+    held,
+    giveBack() {
+      if (turn === mine) turn = undefined;
+      giveBack();
+    },
+  };
+  turn = mine;
+  return mine;
 }
 
-/** Restores the next instance while nothing runs. @param {number} memoryBytes */
+/** The instance restored ahead when it has this memory limit, else a new one. @param {number} memoryBytes */
+async function take(memoryBytes) {
+  const ready = spare;
+  spare = undefined;
+  if (ready?.memoryBytes === memoryBytes) return ready.instance;
+  ready?.instance.close();
+  return restore(memoryBytes);
+}
+
+/** Restores the next instance when nothing runs or waits. @param {number} memoryBytes */
 async function prepare(memoryBytes) {
-  if (spare) return;
-  const instance = restore(memoryBytes);
-  spare = { memoryBytes, instance };
-  await instance.catch(() => {
-    if (spare?.instance === instance) spare = undefined;
-  });
+  if (spare || turn) return;
+  const mine = await takeTurn(Date.now(), RESTORE_TURN_MS);
+  if (!mine) return;
+  try {
+    const instance = await restore(memoryBytes);
+    if (spare) instance.close();
+    else spare = { memoryBytes, instance };
+  } catch {
+    // The next execution restores its own and reports what failed.
+  } finally {
+    mine.giveBack();
+  }
 }
 
 /** @param {number} memoryBytes @returns {Promise<Instance>} */
@@ -106,16 +157,13 @@ async function restore(memoryBytes) {
 }
 
 /** This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm. */
-function snapshotOnce() {
-  snapshot ??= (async () => {
-    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals });
-    const bytes = snapshotOf(py);
+async function snapshotOnce() {
+  if (snapshot) return snapshot;
+  const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals });
+  if (!snapshot) {
+    snapshot = snapshotOf(py);
     harden([globalThis, py._api.runtimeEnv]);
-    return bytes;
-  })();
-  snapshot.catch(() => {
-    snapshot = undefined;
-  });
+  }
   return snapshot;
 }
 
