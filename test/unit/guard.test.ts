@@ -37,9 +37,7 @@ describe.each(TEST_ENGINES)("guard on %s: CPU-bound code ends with an error", (e
   it("names the line of the loop that was running", async () => {
     const r = await run("const a = 1;\nconst b = 2;\nwhile (a < b) {}", { timeoutMs: 200 });
     expect(r.error?.name).toBe("TimeoutError");
-    // quickjs: whichever stops the loop first, the guard's clock names the line, the fuel's stop does
-    // not (the engine reports it with its own error, quickjs/reports.js): a gap reported in issue 47.
-    if (engine === "isolate" || r.error?.line !== undefined) expect(r.error?.line).toBe(3);
+    expect(r.error?.line).toBe(3);
   });
 
   it("stops at the step limit too (the fence that does not need a clock)", async () => {

@@ -44,6 +44,8 @@ export class Execution {
     this.closed = false;
     /** @type {((error: { name: string, message: string }) => void) | undefined} */
     this.hardStop = undefined;
+    /** @type {string | undefined} where the code was when its fuel ran out */
+    this.stopStack = undefined;
   }
 
   /** @param {() => void} linked called once the modules are linked (no module loads after) */
@@ -79,6 +81,7 @@ export class Execution {
       if ("stop" in outcome) return stopReport(outcome.stop);
       if (outcome.error) {
         const error = describe(vm, outcome.error);
+        if (this.fuel.out) this.stopStack ??= error.stack;
         return stopReport(this.fuel.out ? this.cpuError() : error);
       }
       return this.reportText(outcome.value);
@@ -125,7 +128,9 @@ export class Execution {
     if (this.closed) return;
     for (;;) {
       // A job's error (one the code threw, or the interrupt) ends only that job: what counts is the fuel.
-      this.runtime.executePendingJobs();
+      const done = this.runtime.executePendingJobs();
+      // The interrupt's error says where the code was when its fuel ran out: the stop's line.
+      if (done.error && this.fuel.out && !this.stopped) this.stopStack ??= describe(this.vm, done.error).stack;
       if (this.fuel.out) {
         if (this.stopped) {
           this.hardStop?.(this.cpuError());
@@ -154,7 +159,8 @@ export class Execution {
   }
 
   cpuError() {
-    return cpuBudgetError(this.run.options.timeoutMs, this.run.cpuMs);
+    const error = cpuBudgetError(this.run.options.timeoutMs, this.run.cpuMs);
+    return this.stopStack ? { ...error, stack: this.stopStack } : error;
   }
 
   /**
