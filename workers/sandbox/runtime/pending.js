@@ -214,7 +214,7 @@ const MAX_SITED_STACK = 8_000;
  * @param {unknown} err
  * @param {{ stack?: unknown }} site
  */
-function withCallSite(err, site) {
+export function withCallSite(err, site) {
   try {
     if (typeof err !== "object" || err === null) return err;
     const e = /** @type {{ stack?: unknown }} */ (err);
