@@ -130,7 +130,8 @@ export class Execution {
       // A job's error (one the code threw, or the interrupt) ends only that job: what counts is the fuel.
       const done = this.runtime.executePendingJobs();
       // The interrupt's error says where the code was when its fuel ran out: the stop's line.
-      if (done.error && this.fuel.out && !this.stopped) this.stopStack ??= describe(this.vm, done.error).stack;
+      if (done.error && this.fuel.out && !this.stopped)
+        this.stopStack ??= describe(this.vm, done.error).stack;
       if (this.fuel.out) {
         if (this.stopped) {
           this.hardStop?.(this.cpuError());
