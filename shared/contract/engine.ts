@@ -8,6 +8,18 @@ export type Engine = (typeof ENGINES)[number];
 /** The engine of a deployment that names none (SANDBOX_ENGINE unset) and of a team without its own. */
 export const DEFAULT_ENGINE: Engine = "quickjs";
 
+/** A Dynamic Worker's memory on Cloudflare, its isolate's limit: a warm worker's, and an isolate-engine execution's. */
+const ISOLATE_BYTES = 128 * 1024 * 1024;
+/** Of an isolate's memory, what code may hold; the rest is the Worker's own code, its runtime and the collector's room. */
+const CODE_BYTES = ISOLATE_BYTES - 32 * 1024 * 1024;
+
+/**
+ * The `isolate` engine's memory meter (workers/sandbox/runtime/memory.js): what one execution's
+ * metered values may hold, the share of its isolate's 128 MB a warm worker gives its interpreters.
+ * Local workerd sets an isolate no memory limit; on Cloudflare the isolate's own limit stands behind it.
+ */
+export const ISOLATE_METER_BYTES = CODE_BYTES;
+
 /** Sizes of the `quickjs` engine, read by the gateway and inlined into the warm worker's code at build time. */
 export const ENGINE_LIMITS = {
   /**
@@ -23,7 +35,7 @@ export const ENGINE_LIMITS = {
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
   graceFuel: 200,
   /** Of a warm worker's 128 MB, what its interpreters may hold at once. */
-  workerBudgetBytes: 96 * 1024 * 1024,
+  workerBudgetBytes: CODE_BYTES,
   /** One interpreter's memory beyond its heap limit: wasm static data, stack, the glue. */
   instanceOverheadBytes: 4 * 1024 * 1024,
   /**

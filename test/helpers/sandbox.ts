@@ -85,15 +85,19 @@ export function countingLoader(): {
  * quickjs in the team's one warm worker (a pool of one slot: the count it keeps decides nothing, so
  * the slot is given back at once).
  */
-function placed(engine: Engine, language: ExecuteInput["language"]): EngineChoice {
+function placed(engine: Engine, language: ExecuteInput["language"], memoryBytes?: number): EngineChoice {
   const { sandbox } = testContext().config;
-  const place = placeExecution("unit-sandbox", { ...sandbox, engine, poolSize: 1 }, language, false);
+  const config = { ...sandbox, engine, poolSize: 1, memoryBytes: memoryBytes ?? sandbox.memoryBytes };
+  const place = placeExecution("unit-sandbox", config, language, false);
   place.release();
   return place.engine;
 }
 
-/** Running code on `engine` (default: the deployment's default) with the real Worker Loader, in this isolate. */
-export function sandboxOn(engine: Engine = DEFAULT_ENGINE) {
+/**
+ * Running code on `engine` (default: the deployment's default) with the real Worker Loader, in this
+ * isolate; on quickjs each interpreter has `memoryBytes` (default: EXEC_MEMORY_MB).
+ */
+export function sandboxOn(engine: Engine = DEFAULT_ENGINE, memoryBytes?: number) {
   /** Sandbox dependencies around the real Worker Loader (or `loader`); `extra.engine` for Python's warm worker. */
   const deps = (
     limits: Partial<ExecutionLimits> = {},
@@ -101,7 +105,7 @@ export function sandboxOn(engine: Engine = DEFAULT_ENGINE) {
     loader: WorkerLoader = env.LOADER,
   ): SandboxDeps => ({
     host: inProcessHost(loader),
-    engine: placed(engine, "typescript"),
+    engine: placed(engine, "typescript", memoryBytes),
     limits: { ...LIMITS, ...limits },
     ...extra,
   });
@@ -110,7 +114,7 @@ export function sandboxOn(engine: Engine = DEFAULT_ENGINE) {
     extra: Partial<ExecuteInput> = {},
     limits: Partial<ExecutionLimits> = {},
   ): Promise<ExecuteResult> =>
-    sendToSandbox(deps(limits, { engine: placed(engine, extra.language) }), { code, ...extra });
+    sendToSandbox(deps(limits, { engine: placed(engine, extra.language, memoryBytes) }), { code, ...extra });
   return { engine, deps, run };
 }
 

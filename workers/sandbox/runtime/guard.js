@@ -35,13 +35,14 @@ export function configureGuard(limitMs, stepLimit) {
 }
 
 /**
- * Records that the execution ran out of time by a route that does not pass through `tick`
- * (the runtime's own wall-clock timer, or the quickjs engine's fuel), so later ticks stop as well.
+ * Records that the execution was stopped by a route that does not pass through `tick` (the
+ * runtime's own wall-clock timer, the quickjs engine's fuel, the isolate engine's memory meter), so
+ * later ticks stop as well.
  * @param {number | undefined} line
- * @param {{ message: string }} [stop] why, when not the wall clock
+ * @param {{ name?: string, message: string }} [stop] why, when not the wall clock
  */
 export function tripTimeout(line, stop) {
-  if (tripped === null && stop) trip(stop.message, line);
+  if (tripped === null && stop) trip(stop.message, line, undefined, stop.name);
   else if (tripped === null) {
     trip(
       `Execution timed out after ${timeoutMs} ms`,
@@ -116,9 +117,11 @@ function check(line) {
  * @param {string} message
  * @param {number | undefined} line
  * @param {string} [fix] what the code can change
+ * @param {string} [name] the error's name
  */
-function trip(message, line, fix) {
+function trip(message, line, fix, name = "TimeoutError") {
   const where = line === undefined ? "" : ` at line ${line}`;
-  tripped = { name: "TimeoutError", message: message + where + (fix ? `; ${fix}` : ""), line };
+  tripped = { name, message: message + where + (fix ? `; ${fix}` : ""), line };
+  stopError.name = name;
   stopError.message = tripped.message;
 }
