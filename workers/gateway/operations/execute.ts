@@ -106,10 +106,11 @@ async function run(
       signal,
     });
     const { sandbox } = ctx.config;
-    // Python code that calls skills runs in a fresh isolate: skills are modules, a warm worker's code is fixed.
+    // Python code that calls TypeScript skills runs in a fresh isolate: they are modules, and a warm
+    // worker's code is fixed (Python skills are code its interpreter runs).
     const python = input.language === "python";
     const slot =
-      sandbox.engine === "quickjs" && !(python && skills.loaded.length > 0)
+      sandbox.engine === "quickjs" && !(python && skills.loaded.some((s) => s.language !== "python"))
         ? takeSlot(ctx.team, sandbox.poolSize, python ? "python" : "javascript")
         : undefined;
     worker = slot?.id ?? "load";
