@@ -12,12 +12,13 @@ const USAGE = `Usage: npm run skills -- <command> <dir> [options]
 
 Commands
   export <dir>   write each skill of the key's team to <dir>/<name>/: SKILL.md (front matter
-                 name, description, version; the code), skill.ts (the code) and, when the skill
-                 has them, input-schema.json and output-schema.json
-  import <dir>   save every <dir>/<name>/ holding a SKILL.md: name and description from its front
-                 matter, the code from skill.ts (else SKILL.md's first fenced code block), the
-                 inputSchema / outputSchema from input-schema.json / output-schema.json when
-                 present. Each save is a new version.
+                 name, description, language, version; the code), skill.ts or, for a Python
+                 skill, skill.py (the code) and, when the skill has them, input-schema.json and
+                 output-schema.json
+  import <dir>   save every <dir>/<name>/ holding a SKILL.md: name, description and language from
+                 its front matter, the code from skill.ts or skill.py (Python; else SKILL.md's
+                 first fenced code block), the inputSchema / outputSchema from input-schema.json /
+                 output-schema.json when present. Each save is a new version.
 
 Options
   --url <url>    the gateway (default: $GATEWAY_URL, else http://127.0.0.1:$PORT,
@@ -81,6 +82,8 @@ async function call(t, method, path, { body, accept = "application/json" } = {})
 }
 
 const seg = encodeURIComponent;
+/** The file of a skill's folder that holds its code: TypeScript or JavaScript, and Python. */
+const CODE_FILES = ["skill.ts", "skill.py"];
 /** A skill's schemas and the files of its folder that hold them. */
 const SCHEMA_FILES = [
   ["inputSchema", "input-schema.json"],
@@ -95,7 +98,9 @@ async function exportSkills(t, dir) {
     const folder = join(dir, name);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "SKILL.md"), md);
-    writeFileSync(join(folder, "skill.ts"), record.code);
+    const [codeFile, otherFile] = record.language === "python" ? CODE_FILES.toReversed() : CODE_FILES;
+    writeFileSync(join(folder, codeFile), record.code);
+    rmSync(join(folder, otherFile), { force: true });
     for (const [field, file] of SCHEMA_FILES) {
       const schemaFile = join(folder, file);
       if (record[field]) writeFileSync(schemaFile, `${JSON.stringify(record[field], null, 2)}\n`);
@@ -109,10 +114,11 @@ async function exportSkills(t, dir) {
 /** What one folder says a skill is. */
 function readSkillFolder(folder, name) {
   const { fields, code: fenced } = parseSkillMd(readFileSync(join(folder, "SKILL.md"), "utf8"));
-  const codeFile = join(folder, "skill.ts");
-  const code = existsSync(codeFile) ? readFileSync(codeFile, "utf8") : fenced;
-  if (code === undefined) throw new Error("no skill.ts, and SKILL.md has no fenced code block");
-  const body = { description: fields.description, code };
+  const file = CODE_FILES.find((f) => existsSync(join(folder, f)));
+  const code = file ? readFileSync(join(folder, file), "utf8") : fenced;
+  if (code === undefined) throw new Error("no skill.ts or skill.py, and SKILL.md has no fenced code block");
+  const language = file === "skill.py" ? "python" : fields.language;
+  const body = { description: fields.description, code, ...(language ? { language } : {}) };
   for (const [field, file] of SCHEMA_FILES) {
     const schemaFile = join(folder, file);
     if (!existsSync(schemaFile)) continue;

@@ -1,4 +1,4 @@
-import type { SkillSummary } from "../../shared/contract/skills";
+import type { SkillLanguage, SkillSummary } from "../../shared/contract/skills";
 
 /** What a save tells the index before its code is in R2. */
 export interface VersionMeta {
@@ -7,6 +7,7 @@ export interface VersionMeta {
   inputSchema?: string;
   /** the outputSchema's JSON text */
   outputSchema?: string;
+  language: SkillLanguage;
   codeChars: number;
   /** ms since epoch (the index answers it as ISO time) */
   updatedAt: number;

@@ -1,4 +1,4 @@
-import type { SkillSummary } from "../../shared/contract/skills";
+import { DEFAULT_SKILL_LANGUAGE, type SkillLanguage, type SkillSummary } from "../../shared/contract/skills";
 import { isoTime } from "../../shared/contract/time";
 
 /** One version as the index keeps it; `ready` 0 while its R2 object is being written. */
@@ -8,12 +8,21 @@ export type VersionRow = {
   description: string;
   input_schema: string | null;
   output_schema: string | null;
+  /** NULL in rows saved before skills had a language: TypeScript */
+  language: SkillLanguage | null;
   code_chars: number;
   updated_at: number;
   ready: number;
 };
 
-export const SUMMARY_COLUMNS = "name, version, description, input_schema, output_schema, updated_at";
+export const SUMMARY_COLUMNS =
+  "name, version, description, input_schema, output_schema, language, updated_at";
+
+/** Columns added after the first release, with their type: objects made before get them (NULL in old rows). */
+export const ADDED_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ["output_schema", "TEXT"],
+  ["language", "TEXT"],
+];
 
 export const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS versions (
@@ -28,6 +37,7 @@ export function toSummary(row: Omit<VersionRow, "code_chars" | "ready">): SkillS
     name: row.name,
     version: row.version,
     description: row.description,
+    language: row.language ?? DEFAULT_SKILL_LANGUAGE,
     ...(row.input_schema !== null ? { inputSchema: JSON.parse(row.input_schema) } : {}),
     ...(row.output_schema !== null ? { outputSchema: JSON.parse(row.output_schema) } : {}),
     updatedAt: isoTime(row.updated_at),

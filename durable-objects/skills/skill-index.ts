@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SkillSummary } from "../../shared/contract/skills";
 import type { Reserved, SkillIndexApi, VersionMeta } from "./answers";
-import { SCHEMA, SUMMARY_COLUMNS, toSummary, type VersionRow } from "./rows";
+import { ADDED_COLUMNS, SCHEMA, SUMMARY_COLUMNS, toSummary, type VersionRow } from "./rows";
 
 /** A reservation older than this belongs to a save that died between reserve and commit. */
 const STALE_RESERVATION_MS = 10 * 60_000;
@@ -21,10 +21,11 @@ export class SkillIndex extends DurableObject implements SkillIndexApi {
     super(ctx, env);
     const sql = ctx.storage.sql;
     for (const statement of SCHEMA) sql.exec(statement);
-    // Added after the first release: objects made before get the column (NULL in their old rows).
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(versions)").toArray();
-    if (!columns.some((c) => c.name === "output_schema"))
-      sql.exec("ALTER TABLE versions ADD COLUMN output_schema TEXT");
+    for (const [column, type] of ADDED_COLUMNS) {
+      if (!columns.some((c) => c.name === column))
+        sql.exec(`ALTER TABLE versions ADD COLUMN ${column} ${type}`);
+    }
   }
 
   /** The next version of `name`, not yet visible; refused when a new name would pass `maxSkills`. */
@@ -47,13 +48,14 @@ export class SkillIndex extends DurableObject implements SkillIndexApi {
         version,
       );
       sql.exec(
-        `INSERT INTO versions (name, version, description, input_schema, output_schema, code_chars, updated_at, ready, reserved_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+        `INSERT INTO versions (name, version, description, input_schema, output_schema, language, code_chars, updated_at, ready, reserved_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
         name,
         version,
         meta.description,
         meta.inputSchema ?? null,
         meta.outputSchema ?? null,
+        meta.language,
         meta.codeChars,
         meta.updatedAt,
         Date.now(),
@@ -125,7 +127,7 @@ export class SkillIndex extends DurableObject implements SkillIndexApi {
     // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
     return this.ctx.storage.sql
       .exec<SummaryRow>(
-        `SELECT name, max(version) AS version, description, input_schema, output_schema, updated_at FROM versions
+        `SELECT name, max(version) AS version, description, input_schema, output_schema, language, updated_at FROM versions
          WHERE ready = 1 ${filter} GROUP BY name ORDER BY name`,
         ...params,
       )

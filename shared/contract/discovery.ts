@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SkillLanguage } from "./skills";
 import { DETAIL_LEVELS } from "./tools";
 
 /** At `summary` detail, the first this many entries of a page carry their TypeScript signature. */
@@ -38,6 +39,8 @@ export interface ToolEntry {
   description?: string;
   /** at `summary`, on the page's first SIGNED_ENTRIES entries; at `full`, on all */
   signature?: string;
+  /** a skill's, at `summary` and `full`: what its code is written in (only Python code can call a Python skill) */
+  language?: SkillLanguage;
   /** the query's words this tool matched (after stemming, synonyms and verb groups), when not all of them */
   matched?: string[];
   /** at `summary` and `full`: the call waits for a person's approval (the team's policy), and how long */
@@ -65,6 +68,8 @@ export interface ToolDefinition {
   name: string;
   server: string;
   typescript: string;
+  /** a skill's: what its code is written in (only Python code can call a Python skill) */
+  language?: SkillLanguage;
   /** only when the declaration had to cut it (over 2,000 characters) */
   description?: string;
   /** with `schema: true`, or when it says more than the declaration (cut, or a keyword TypeScript cannot say) */

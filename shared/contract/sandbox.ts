@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ERROR_CAPS, MAX_LOG_LINES, SESSION_LIMITS, WARNING_CAPS } from "./caps";
 import { type BRIDGE_METHODS, ENGINES } from "./engine";
 import { CallStat, ExecutionError, LANGUAGES, Truncation } from "./execute";
-import { MAX_SKILLS_PER_EXECUTION, SKILL_NAME } from "./skills";
+import { DEFAULT_SKILL_LANGUAGE, MAX_SKILLS_PER_EXECUTION, SKILL_NAME, SkillLanguage } from "./skills";
 
 /**
  * What crosses the sandbox boundary, as zod schemas: the one source of the shapes on both sides.
@@ -22,8 +22,20 @@ export const IsolateOptions = z.object({
   maxArgChars: z.number().int().positive(),
   /** whether fetch() goes to the gateway's egress policy (else the isolate has no network) */
   egress: z.boolean(),
-  /** skills the code names that the team does not have (calling one throws UnknownSkillError) */
-  missingSkills: z.array(z.string().max(64)).max(MAX_SKILLS_PER_EXECUTION).default([]),
+  /**
+   * skills the code names that this runtime cannot run: the team does not have them, or (set by the
+   * sandbox) they are Python and the runtime is JavaScript. Calling one asks the gateway, whose
+   * error says which (UnknownSkillError, SkillLanguageError).
+   */
+  missingSkills: z
+    .array(z.string().max(64))
+    .max(2 * MAX_SKILLS_PER_EXECUTION)
+    .default([]),
+  /** Python's runtime: the Python skills the code names, run in its interpreter (set by the sandbox) */
+  pythonSkills: z
+    .array(z.object({ name: z.string().regex(SKILL_NAME), code: z.string().max(1_000_000) }))
+    .max(MAX_SKILLS_PER_EXECUTION)
+    .default([]),
   /** text is cut only where it splits no personal data (PII tokenization is on) */
   piiSafeCuts: z.boolean().default(false),
   /** a cut result is also reported whole (`wholeJson`), for the session's workspace */
@@ -82,6 +94,7 @@ export const LoadedSkill = z.object({
   name: z.string().regex(SKILL_NAME),
   version: z.number().int().positive(),
   code: z.string().max(1_000_000),
+  language: SkillLanguage.default(DEFAULT_SKILL_LANGUAGE),
 });
 export type LoadedSkill = z.infer<typeof LoadedSkill>;
 

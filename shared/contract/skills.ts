@@ -31,18 +31,27 @@ export const SkillName = z
     error: `a skill may not be named ${RESERVED_SKILL_NAMES.join(", ")}`,
   });
 
-/** The languages a skill's code may be in: skills run as modules of the JavaScript isolate. */
-export const SKILL_LANGUAGES = ["typescript", "javascript"] as const;
+/**
+ * The languages a skill's code may be in. TypeScript and JavaScript skills run as modules of the
+ * JavaScript runtime (TypeScript compiles JavaScript too); Python skills run in the Python
+ * interpreter of the Python code that calls them. Records saved before skills had a language are
+ * TypeScript.
+ */
+export const SKILL_LANGUAGES = ["typescript", "javascript", "python"] as const;
+export type SkillLanguage = (typeof SKILL_LANGUAGES)[number];
+export const SkillLanguage = z.enum(SKILL_LANGUAGES);
+/** What a save without `language` is: the language of `skills.save()`'s caller (Python says so), else this. */
+export const DEFAULT_SKILL_LANGUAGE: SkillLanguage = "typescript";
 
 /**
  * What a save sends (PUT /v1/skills/{name} body; skills.save() adds `name`). Code size:
- * SKILL_MAX_CODE_CHARS. `language` is optional and only checked (TypeScript compiles JavaScript too).
+ * SKILL_MAX_CODE_CHARS. `language`: DEFAULT_SKILL_LANGUAGE when left out.
  */
 export const SkillInput = z
   .object({
     description: z.string().trim().min(1, { error: "description is required" }).max(MAX_SKILL_DESCRIPTION),
     code: z.string().min(1, { error: "code is required" }),
-    language: z.enum(SKILL_LANGUAGES).optional(),
+    language: SkillLanguage.optional(),
     inputSchema: z.record(z.string(), z.unknown()).optional(),
     /** JSON Schema of what the code returns: shown in discovery's signature, not checked at run time */
     outputSchema: z.record(z.string(), z.unknown()).optional(),
@@ -59,6 +68,7 @@ export const SkillRecord = z.object({
   version: z.number().int().positive(),
   description: z.string(),
   code: z.string(),
+  language: SkillLanguage,
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   /** when this version was saved */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SkillLanguage } from "./skills";
 
 /** A JSON Schema object as upstream servers send it (validated loosely: it is their document). */
 export type JsonSchema = { [key: string]: unknown };
@@ -18,6 +19,8 @@ export type UpstreamTool = z.infer<typeof UpstreamTool>;
 export interface CatalogTool extends UpstreamTool {
   server: string;
   qualifiedName: string;
+  /** a skill's (`skills.<name>`): what its code is written in */
+  language?: SkillLanguage;
 }
 
 export const DETAIL_LEVELS = ["name", "summary", "full"] as const;

@@ -160,11 +160,14 @@ rows = list(csv.DictReader(io.StringIO("a,b\\n1,2\\n3,4\\n")))
   it("calls skills with kwargs or a dict, and spells skill records snake_case", async () => {
     const mul = `py_mul_${Date.now().toString(36)}`;
     const made = `py_made_${Date.now().toString(36)}`;
-    const saved = await py(`await skills.save("${mul}", "a times b", "return args.a * args.b;")`);
+    // TypeScript skills, saved from Python (which saves Python unless language says otherwise)
+    const saved = await py(
+      `await skills.save("${mul}", "a times b", "return args.a * args.b;", language="typescript")`,
+    );
     expect(saved.error).toBeUndefined();
     const r =
       await py(`schema = {"type": "object", "properties": {"n": {"type": "number"}}, "additionalProperties": False}
-await skills.save("${made}", "from python", "return args.n;", input_schema=schema, output_schema={"type": "number"})
+await skills.save("${made}", "from python", "return args.n;", input_schema=schema, output_schema={"type": "number"}, language="typescript")
 got = await skills.get("${made}")
 try:
     await skills.save("${made}_x", "d", "return 1;", inputSchema=schema)
@@ -183,10 +186,10 @@ except Exception as e:
     expect(r.result).toEqual([
       42,
       6,
-      ["code", "description", "input_schema", "name", "output_schema", "updated_at", "version"],
+      ["code", "description", "input_schema", "language", "name", "output_schema", "updated_at", "version"],
       { type: "object", properties: { n: { type: "number" } }, additionalProperties: false },
       { type: "number" },
-      ["description", "name", "updated_at", "version"],
+      ["description", "language", "name", "updated_at", "version"],
       expect.stringContaining("Python spells it input_schema"),
       // saved by this execution: callable from the next one
       "SkillNotLoadedError",

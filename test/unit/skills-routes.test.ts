@@ -28,13 +28,21 @@ describe("/v1/skills", () => {
     expect(list.skills).toContainEqual({
       name,
       description: "Doubles n",
+      language: "typescript",
       version: 2,
       updatedAt: expect.stringMatching(ISO_TIME),
     });
 
     const v1 = await request(`/v1/skills/${name}?version=1`, { headers: AUTH });
     const record = (await v1.json()) as SkillRecord;
-    expect(record).toMatchObject({ name, version: 1, description: 'Doubles "n"', code, inputSchema });
+    expect(record).toMatchObject({
+      name,
+      version: 1,
+      description: 'Doubles "n"',
+      code,
+      language: "typescript",
+      inputSchema,
+    });
 
     const md = await request(`/v1/skills/${name}?version=1`, {
       headers: { ...AUTH, Accept: "text/markdown" },
@@ -43,7 +51,9 @@ describe("/v1/skills", () => {
     const text = await md.text();
     expect(text).toBe(renderSkillMd(record));
     expect(text).toMatch(
-      new RegExp(`^---\\nname: "${name}"\\ndescription: "Doubles \\\\"n\\\\""\\nversion: 1\\n---\\n`),
+      new RegExp(
+        `^---\\nname: "${name}"\\ndescription: "Doubles \\\\"n\\\\""\\nlanguage: typescript\\nversion: 1\\n---\\n`,
+      ),
     );
     expect(text).toContain(`\`\`\`\`ts\n${code}\n\`\`\`\`\n`);
     expect(text).toContain(`\`\`\`json\n${JSON.stringify(inputSchema, null, 2)}\n\`\`\``);
@@ -68,6 +78,22 @@ describe("/v1/skills", () => {
     expect((await request(`/v1/skills/${typed}`, { method: "DELETE", headers: AUTH })).status).toBe(204);
   });
 
+  it("takes a language: a Python skill is saved as Python and shown so by GET, the list and SKILL.md", async () => {
+    const py = `${name}_py`;
+    const code = 'rows = await tools.demo.list_tickets(status="open")\nreturn len(rows["tickets"])';
+    expect(
+      (await put({ description: "Counts open", code, language: "python" }, `/v1/skills/${py}`)).status,
+    ).toBe(201);
+    const record = (await (await request(`/v1/skills/${py}`, { headers: AUTH })).json()) as SkillRecord;
+    expect(record).toMatchObject({ code, language: "python" });
+    const list = (await (await request("/v1/skills", { headers: AUTH })).json()) as { skills: unknown[] };
+    expect(list.skills).toContainEqual(expect.objectContaining({ name: py, language: "python" }));
+    const md = await request(`/v1/skills/${py}`, { headers: { ...AUTH, Accept: "text/markdown" } });
+    expect(await md.text()).toContain(`language: python\n`);
+    expect((await put({ description: "x", code: "return 1", language: "ruby" })).status).toBe(400);
+    expect((await request(`/v1/skills/${py}`, { method: "DELETE", headers: AUTH })).status).toBe(204);
+  });
+
   it("answers 400 naming the problem, with line and column for a syntax error", async () => {
     const bad = await put({ description: "x", code: "return (;" });
     expect(bad.status).toBe(400);
@@ -82,7 +108,7 @@ describe("/v1/skills", () => {
     const python = await put({ description: "x", code: "def f():\n    return 1\nreturn f()" });
     expect(python.status).toBe(400);
     expect(((await python.json()) as { error: { message: string } }).error.message).toMatch(
-      /the code is Python \(line 1\); skills are TypeScript\/JavaScript/,
+      /the code is Python \(line 1\), not typescript; save it with language "python"/,
     );
     expect((await request(`/v1/skills/${name}?version=x`, { headers: AUTH })).status).toBe(400);
     expect((await request("/v1/skills/nothing_here", { headers: AUTH })).status).toBe(404);
@@ -97,12 +123,14 @@ describe("renderSkillMd", () => {
       version: 7,
       description: "line\nbreak: \u2028 and `q`",
       code: "const s = 'a ``` b';\nreturn s;",
+      language: "typescript",
       updatedAt: "1970-01-01T00:00:00.000Z",
     });
-    expect(text.split("\n").slice(0, 5)).toEqual([
+    expect(text.split("\n").slice(0, 6)).toEqual([
       "---",
       'name: "x"',
       'description: "line\\nbreak: \\u2028 and `q`"',
+      "language: typescript",
       "version: 7",
       "---",
     ]);

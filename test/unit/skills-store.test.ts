@@ -64,6 +64,7 @@ describe("SkillStore: versions", () => {
       name: "add",
       version: 3,
       description: "what add does",
+      language: "typescript",
       updatedAt: expect.stringMatching(ISO_TIME),
     });
   });
@@ -89,7 +90,12 @@ describe("SkillStore: versions", () => {
     await store.save(skill("typed", { inputSchema }));
     const object = await gatewayEnv.SKILLS.get(`skills/v1/${team}/typed/1.json`);
     const stored = (await object?.json()) as StoredSkill;
-    expect(stored).toEqual({ ...skill("typed", { inputSchema }), version: 1, updatedAt: expect.any(Number) });
+    expect(stored).toEqual({
+      ...skill("typed", { inputSchema }),
+      language: "typescript",
+      version: 1,
+      updatedAt: expect.any(Number),
+    });
     expect((await store.list())[0]?.inputSchema).toEqual(inputSchema);
     expect(await store.get("typed")).toEqual({
       ...stored,
@@ -166,12 +172,6 @@ describe("SkillStore: what a save refuses", () => {
       "ValidationError",
       /outputSchema\.maximum: Infinity is not a JSON number/,
     ],
-    [
-      'language "python"',
-      skill("x", { language: "python" }),
-      "ValidationError",
-      /language "python": skills are TypeScript\/JavaScript: the body of an async function of args/,
-    ],
     ["another language", skill("x", { language: "ruby" }), "ValidationError", /language/],
   ];
   it.each(cases)("refuses %s", async (_what, input, name, message) => {
@@ -203,7 +203,7 @@ describe("SkillStore: what a save refuses", () => {
     expect(err.message).toMatch(/^skill broken: SyntaxError at line 2, column \d+: /);
   });
 
-  it("refuses Python code saying skills are TypeScript, with the Python line; valid code is never taken for Python", async () => {
+  it("refuses Python code saved as TypeScript saying to save it as Python, with the Python line; valid code is never taken for Python", async () => {
     const python = [
       'import json\nrows = await tools.demo.list_tickets(status="open")\nreturn len(rows["tickets"])',
       "from collections import Counter\nreturn Counter([1])",
@@ -216,7 +216,7 @@ describe("SkillStore: what a save refuses", () => {
       const err = await refused(store.save(skill("py", { code })));
       expect(err.name, code).toBe("SyntaxError");
       expect(err.message, code).toMatch(
-        /^skill py: the code is Python \(line \d\); skills are TypeScript\/JavaScript/,
+        /^skill py: the code is Python \(line \d\), not typescript; save it with language "python"/,
       );
       expect(err.message.length).toBeLessThanOrEqual(300);
     }

@@ -118,7 +118,7 @@ export async function runSandbox(
 
 /**
  * Python: in the team's warm Python worker (quickjs engine), or in a fresh isolate with pyodide's
- * files, the host's snapshot and the skills the code calls (isolate engine, or code that calls skills).
+ * files, the host's snapshot and the TypeScript skills it calls (isolate engine, or code calling them).
  */
 async function runPython(
   loader: WorkerLoader,
@@ -126,7 +126,7 @@ async function runPython(
   bridge: SandboxBridgeApi | undefined,
   skills: Record<string, string>,
 ): Promise<SandboxOutcome> {
-  // The gateway names no warm worker for code that calls skills (operations/execute.ts).
+  // The gateway names no warm worker for code that calls TypeScript skills (operations/execute.ts).
   const warm = request.engine === "quickjs" ? request.worker : undefined;
   const memoryBytes = ENGINE_LIMITS.pythonMemoryBytes;
   const report = await callWorker(

@@ -8,7 +8,10 @@ import { toolPolicy } from "../teams/policy";
 import { ToolCallError } from "./call-tool";
 import { argumentErrors } from "./validate";
 
-const Call = z.object({ name: z.string().max(64), args: z.unknown() }).strict();
+/** `caller: "python"`: Python's runtime, which runs Python skills itself; else the JavaScript runtime. */
+const Call = z
+  .object({ name: z.string().max(64), args: z.unknown(), caller: z.literal("python").optional() })
+  .strict();
 const Named = z.object({ name: z.string().max(64) }).strict();
 const Get = Named.extend({ version: z.number().int().positive().optional() }).strict();
 
@@ -42,7 +45,13 @@ export class SkillCalls {
         const skills = await this.store((s) => s.list());
         return skills
           .filter((skill) => allows(`skills.${skill.name}`))
-          .map(({ name, description, version, updatedAt }) => ({ name, description, version, updatedAt }));
+          .map(({ name, description, language, version, updatedAt }) => ({
+            name,
+            description,
+            language,
+            version,
+            updatedAt,
+          }));
       }
       case "get": {
         const { name, version } = parse(Get, payload, "skills.get(name, version?)");
@@ -62,7 +71,7 @@ export class SkillCalls {
     }
   }
 
-  private check({ name, args }: z.infer<typeof Call>): null {
+  private check({ name, args, caller }: z.infer<typeof Call>): null {
     const record = this.loaded.get(name);
     if (!record) {
       if (this.#saved.has(name)) {
@@ -74,6 +83,12 @@ export class SkillCalls {
       throw new ToolCallError(
         "UnknownSkillError",
         `skills.${name}: this team has no skill named "${name}" (skills.list() shows them)`,
+      );
+    }
+    if (record.language === "python" && caller !== "python") {
+      throw new ToolCallError(
+        "SkillLanguageError",
+        `skills.${name} is a Python skill: only Python code (execute with language "python") can call it, not TypeScript or JavaScript`,
       );
     }
     let tool = this.#tools.get(name);

@@ -69,6 +69,7 @@ export function toolDefinition(
     name: tool.qualifiedName,
     server: tool.server,
     typescript: declared.typescript,
+    ...(tool.language ? { language: tool.language } : {}),
     ...(declared.descriptionCut && tool.description ? { description: tool.description } : {}),
     ...(all || declared.inputUnexpressed ? { inputSchema: tool.inputSchema } : {}),
     ...(tool.outputSchema && (all || declared.outputUnexpressed) ? { outputSchema: tool.outputSchema } : {}),
@@ -94,6 +95,7 @@ function entry(
     name: tool.qualifiedName,
     ...(tool.description ? { description: firstSentence(tool.description, SUMMARY_CHARS) } : {}),
     ...(signed || detail === "full" ? { signature: callSignature(tool) } : {}),
+    ...(tool.language ? { language: tool.language } : {}),
     ...(matched.length > 0 && !matchedAll ? { matched: matched.slice(0, MAX_MATCHED) } : {}),
     ...(note ? { approval: note } : {}),
   };

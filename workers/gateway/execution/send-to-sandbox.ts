@@ -10,6 +10,7 @@ import {
   sandboxError,
 } from "../../../shared/contract/sandbox";
 import { disposeQuietly } from "../../../shared/dispose";
+import { sandboxSkills } from "../skills/resolve";
 import type { ExecutionLedger } from "./ledger";
 import { type ExecutionLimits, executionTimeoutMs } from "./limits";
 import type { EngineChoice } from "./worker-pool";
@@ -167,6 +168,7 @@ async function answers(ping: Promise<unknown>): Promise<boolean> {
 function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest | { error: ExecutionError } {
   const { limits } = deps;
   const language = input.language ?? "typescript";
+  const skills = sandboxSkills(deps.skills, language);
   if (input.code.length > limits.maxCodeChars) {
     return {
       error: {
@@ -194,12 +196,13 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       maxOutputChars: limits.maxOutputChars,
       maxArgChars: limits.maxArgChars,
       egress: deps.egress ?? false,
-      missingSkills: deps.skills?.missing ?? [],
+      missingSkills: skills.missingSkills,
+      pythonSkills: skills.pythonSkills,
       piiSafeCuts: deps.piiSafeCuts ?? false,
       keepWholeResult: deps.keepWholeResult ?? false,
       liveLogs: deps.liveLogs ?? false,
     },
-    skills: deps.skills?.loaded ?? [],
+    skills: skills.modules,
     engine: deps.engine.name,
     ...(deps.engine.name === "quickjs" ? { worker: deps.engine.worker } : {}),
   };

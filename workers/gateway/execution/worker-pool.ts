@@ -58,16 +58,17 @@ export type EngineChoice =
 /**
  * Where one execution of the team runs, on the team's engine (`sandbox.engine`): quickjs in the
  * least busy warm worker (given back with `release`), or a fresh isolate. Python code that calls
- * skills runs in a fresh isolate on either engine: skills are modules, a warm worker's code is fixed.
+ * TypeScript skills runs in a fresh isolate on either engine: they are modules, and a warm worker's
+ * code is fixed (Python skills are code its interpreter runs).
  */
 export function placeExecution(
   team: string,
   sandbox: SandboxConfig,
   language: ExecuteInput["language"],
-  callsSkills: boolean,
+  callsModuleSkills: boolean,
 ): { engine: EngineChoice; release(): void } {
   const python = language === "python";
-  if (sandbox.engine !== "quickjs" || (python && callsSkills))
+  if (sandbox.engine !== "quickjs" || (python && callsModuleSkills))
     return { engine: { name: "isolate" }, release() {} };
   const slot = takeSlot(team, sandbox.poolSize, python ? "python" : "javascript");
   return {

@@ -105,7 +105,8 @@ async function run(
       events,
       signal,
     });
-    const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, skills.loaded.length > 0);
+    const tsSkills = input.language === "python" && skills.loaded.some((s) => s.language !== "python");
+    const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, tsSkills);
     worker = placed.engine.name === "quickjs" ? placed.engine.worker.id : "load";
     const ran = await sendToSandbox(
       {

@@ -11,9 +11,10 @@ export const skillRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const skills = await storeOf(c).list();
     return c.json({
-      skills: skills.map(({ name, description, version, updatedAt }) => ({
+      skills: skills.map(({ name, description, language, version, updatedAt }) => ({
         name,
         description,
+        language,
         version,
         updatedAt,
       })),
@@ -35,7 +36,7 @@ export const skillRoutes = new Hono<AppEnv>()
       throw new HttpError(
         400,
         "invalid_skill",
-        "The body must be a JSON object: { description, code, inputSchema?, outputSchema? }",
+        "The body must be a JSON object: { description, code, language?, inputSchema?, outputSchema? }",
       );
     if ("name" in body)
       throw new HttpError(

@@ -11,13 +11,14 @@ const ANY_OBJECT = { type: "object" } as const;
  * signature resolves to its outputSchema's type when it declares one.
  */
 export function skillTool(
-  skill: Pick<SkillSummary, "name" | "description" | "inputSchema" | "outputSchema">,
+  skill: Pick<SkillSummary, "name" | "description" | "language" | "inputSchema" | "outputSchema">,
 ): CatalogTool {
   return {
     name: skill.name,
     server: SKILLS_SERVER,
     qualifiedName: `${SKILLS_SERVER}.${skill.name}`,
     description: skill.description,
+    language: skill.language,
     inputSchema: skill.inputSchema ?? { ...ANY_OBJECT },
     ...(skill.outputSchema ? { outputSchema: skill.outputSchema } : {}),
   };

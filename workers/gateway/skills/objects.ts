@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { SkillRecord } from "../../../shared/contract/skills";
+import { SkillLanguage, SkillRecord } from "../../../shared/contract/skills";
 
-/** One version as its R2 object holds it: the SkillRecord with `updatedAt` in ms since epoch. */
-export const StoredSkill = SkillRecord.extend({ updatedAt: z.number() });
+/**
+ * One version as its R2 object holds it: the SkillRecord with `updatedAt` in ms since epoch; without
+ * `language` when it was saved before skills had one (readers take the index's, which says TypeScript).
+ */
+export const StoredSkill = SkillRecord.extend({ updatedAt: z.number(), language: SkillLanguage.optional() });
 export type StoredSkill = z.infer<typeof StoredSkill>;
 
 /** R2 key of one version: the whole StoredSkill as JSON (docs/storage-schema.md). */

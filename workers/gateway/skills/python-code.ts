@@ -32,8 +32,6 @@ export function pythonLine(code: string): { line: number; text: string } | undef
   return undefined;
 }
 
-/** What a skill is, for an agent that sent Python (with the label and line: ≤ 300 characters). */
-export const SKILLS_ARE_TYPESCRIPT =
-  "skills are TypeScript/JavaScript: the body of an async function of args, e.g. " +
-  "`return (await tools.demo.list_tickets({ limit: args.n })).tickets;`. " +
-  "Python calls them: await skills.<name>(**kwargs)";
+/** What to do, for an agent that sent Python as TypeScript (with the label and line: ≤ 300 characters). */
+export const SAVE_AS_PYTHON =
+  'save it with language "python" (Python\'s skills.save() does by default); Python code calls it';

@@ -1,4 +1,4 @@
-import type { LoadedSkill } from "../../../shared/contract/sandbox";
+import type { IsolateOptions, LoadedSkill } from "../../../shared/contract/sandbox";
 import { MAX_SKILLS_PER_EXECUTION, type SkillRecord } from "../../../shared/contract/skills";
 import type { RequestContext } from "../context/request-context";
 import { toolPolicy } from "../teams/policy";
@@ -48,6 +48,30 @@ export async function skillsForExecution(ctx: RequestContext, code: string): Pro
     }
     pending = records.size < MAX_SKILLS_PER_EXECUTION ? next : [];
   }
-  const loaded = [...records.values()].map(({ name, version, code }) => ({ name, version, code }));
+  const loaded = [...records.values()].map(({ name, version, code, language }) => ({
+    name,
+    version,
+    code,
+    language,
+  }));
   return { loaded, missing: missing.slice(0, MAX_SKILLS_PER_EXECUTION), records };
+}
+
+/**
+ * What the sandbox gets of an execution's skills: TypeScript and JavaScript skills as modules of the
+ * JavaScript runtime; for Python code, the Python skills' code, which its interpreter runs. A
+ * runtime's `missingSkills` are the names it cannot run, whose calls the gateway answers: those the
+ * team lacks, and the Python skills (the JavaScript runtime cannot run them: SkillLanguageError).
+ */
+export function sandboxSkills(
+  skills: Pick<ExecutionSkills, "loaded" | "missing"> | undefined,
+  language: string,
+): { modules: LoadedSkill[] } & Pick<IsolateOptions, "missingSkills" | "pythonSkills"> {
+  const loaded = skills?.loaded ?? [];
+  const python = loaded.filter((s) => s.language === "python");
+  return {
+    modules: loaded.filter((s) => s.language !== "python"),
+    missingSkills: [...(skills?.missing ?? []), ...python.map((s) => s.name)],
+    pythonSkills: language === "python" ? python.map(({ name, code }) => ({ name, code })) : [],
+  };
 }

@@ -1,8 +1,8 @@
 import type { SkillRecord } from "../../../shared/contract/skills";
 
 /**
- * A skill as SKILL.md: YAML front matter (name, description, version), then its code in a ```ts
- * block and its inputSchema and outputSchema in ```json blocks. The front matter's name is the skill's
+ * A skill as SKILL.md: YAML front matter (name, description, language, version), then its code in a
+ * ```ts (or ```python) block and its inputSchema and outputSchema in ```json blocks. The front matter's name is the skill's
  * unless `frontmatterName` is given (the skills extension's spelling, mcp/skill-resources.ts). `npm run skills -- import` reads it back.
  */
 export function renderSkillMd(record: SkillRecord, frontmatterName = record.name): string {
@@ -10,14 +10,17 @@ export function renderSkillMd(record: SkillRecord, frontmatterName = record.name
     "---",
     `name: ${yamlString(frontmatterName)}`,
     `description: ${yamlString(record.description)}`,
+    `language: ${record.language}`,
     `version: ${record.version}`,
     "---",
     "",
     `# ${record.name}`,
     "",
-    `Called from code as \`skills.${record.name}(args)\`.`,
+    record.language === "python"
+      ? `Called from Python code as \`await skills.${record.name}(**args)\`.`
+      : `Called from code as \`skills.${record.name}(args)\`.`,
     "",
-    ...fenced("ts", record.code),
+    ...fenced(record.language === "python" ? "python" : "ts", record.code),
   ];
   if (record.inputSchema) {
     lines.push("", "## Input schema", "", ...fenced("json", JSON.stringify(record.inputSchema, null, 2)));

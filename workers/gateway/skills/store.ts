@@ -39,13 +39,14 @@ export class SkillStore {
 
   /** Stores a new version; a SkillError when the input, its code or the team's count is refused. */
   async save(input: unknown): Promise<{ name: string; version: number }> {
-    const { name, description, code, inputSchema, outputSchema } = validateSave(
+    const { name, description, code, language, inputSchema, outputSchema } = validateSave(
       input,
       this.limits.maxCodeChars,
     );
     const updatedAt = Date.now();
     const meta = {
       description,
+      language,
       ...(inputSchema ? { inputSchema: JSON.stringify(inputSchema) } : {}),
       ...(outputSchema ? { outputSchema: JSON.stringify(outputSchema) } : {}),
       codeChars: code.length,
@@ -64,6 +65,7 @@ export class SkillStore {
       version,
       description,
       code,
+      language,
       ...(inputSchema && { inputSchema }),
       ...(outputSchema && { outputSchema }),
       updatedAt,

@@ -1,15 +1,17 @@
 import { z } from "zod";
-import { SkillSave } from "../../../shared/contract/skills";
+import { DEFAULT_SKILL_LANGUAGE, type SkillLanguage, SkillSave } from "../../../shared/contract/skills";
 import { compileAgentCode } from "../../sandbox/compile";
 import { SkillError } from "./errors";
 import { inputSchemaProblem, outputSchemaProblem } from "./input-schema";
-import { pythonLine, SKILLS_ARE_TYPESCRIPT } from "./python-code";
+import { pythonLine, SAVE_AS_PYTHON } from "./python-code";
 
-/** A save's input checked as contract "Skills" says, or a SkillError naming the field and problem. */
-export function validateSave(input: unknown, maxCodeChars: number): SkillSave {
+/**
+ * A save's input checked as contract "Skills" says, with its language (DEFAULT_SKILL_LANGUAGE when
+ * left out), or a SkillError naming the field and problem. TypeScript and JavaScript are compiled
+ * here; Python is not (the gateway has no Python parser: Python's skills.save() compiles it first).
+ */
+export function validateSave(input: unknown, maxCodeChars: number): SkillSave & { language: SkillLanguage } {
   const label = `skill ${nameOf(input) ?? "(unnamed)"}`;
-  if (fieldOf(input, "language") === "python")
-    throw new SkillError("ValidationError", `${label}: language "python": ${SKILLS_ARE_TYPESCRIPT}`);
   const parsed = SkillSave.safeParse(input);
   if (!parsed.success) throw new SkillError("ValidationError", `${label}: ${z.prettifyError(parsed.error)}`);
   const skill = parsed.data;
@@ -23,13 +25,15 @@ export function validateSave(input: unknown, maxCodeChars: number): SkillSave {
     (skill.inputSchema && inputSchemaProblem(skill.inputSchema)) ||
     (skill.outputSchema && outputSchemaProblem(skill.outputSchema));
   if (problem) throw new SkillError("ValidationError", `${label}: ${problem}`);
+  const language = skill.language ?? DEFAULT_SKILL_LANGUAGE;
+  if (language === "python") return { ...skill, language };
   const compiled = compileAgentCode(skill.code, "typescript", "skill");
   if (!compiled.ok) {
     const python = pythonLine(skill.code);
     if (python) {
       throw new SkillError(
         "SyntaxError",
-        `${label}: the code is Python (line ${python.line}); ${SKILLS_ARE_TYPESCRIPT}`,
+        `${label}: the code is Python (line ${python.line}), not ${language}; ${SAVE_AS_PYTHON}`,
         python.line,
       );
     }
@@ -39,7 +43,7 @@ export function validateSave(input: unknown, maxCodeChars: number): SkillSave {
       line === undefined ? "" : ` at line ${line}${column === undefined ? "" : `, column ${column}`}`;
     throw new SkillError("SyntaxError", `${label}: ${name}${at}: ${message}`, line, column);
   }
-  return skill;
+  return { ...skill, language };
 }
 
 function fieldOf(input: unknown, field: string): unknown {

@@ -13,6 +13,7 @@ from inspect import iscoroutinefunction as _iscoroutinefunction  # noqa: E402
 from pyodide.ffi import to_js as _to_js  # noqa: E402
 
 from _sandbox_json import _answer, _args_json, _dumps, _jsonable, _loads, _snake, _snake_keys  # noqa: E402
+from _sandbox_skills import compile_skill  # noqa: E402
 
 
 # --- what the code calls: tools, discovery, state, workspace, session, skills --------------------
@@ -98,17 +99,27 @@ class _Session:
 
 
 class _Skills:
-    def __init__(self, env):
+    def __init__(self, env, chain=()):
         self._env = env
+        # the Python skills this one was called through (the execution's own code: none)
+        self._chain = chain
 
-    async def save(self, name, description, code, input_schema=None, output_schema=None, **other):
+    async def save(
+        self, name, description, code, input_schema=None, output_schema=None, language="python", **other
+    ):
         for key in other:
             hint = f"Python spells it {_snake(key)}" if _snake(key) in ("input_schema", "output_schema") else None
             raise TypeError(
                 f"skills.save() got an unexpected keyword argument {key!r}"
-                + (f"; {hint}" if hint else "; it takes name, description, code, input_schema, output_schema")
+                + (
+                    f"; {hint}"
+                    if hint
+                    else "; it takes name, description, code, input_schema, output_schema, language"
+                )
             )
-        payload = {"name": name, "description": description, "code": code}
+        if language == "python" and isinstance(name, str) and isinstance(code, str):
+            compile_skill(name, code, ("_", "_"))  # a SyntaxError now, naming skills.<name> and the line
+        payload = {"name": name, "description": description, "code": code, "language": language}
         if input_schema is not None:
             payload["inputSchema"] = input_schema
         if output_schema is not None:
@@ -130,9 +141,12 @@ class _Skills:
         if name.startswith("__"):
             raise AttributeError(name)
         env = self._env
+        chain = self._chain
 
         async def run(*args, **kwargs):
             text = _args_json(args, kwargs, f"skills.{name}", env.max_arg_chars)
+            if env.python_skills.has(name):
+                return await env.python_skills.run(name, text, chain, lambda c: _skills_of(env, c))
             return _answer(await env.fns.callSkill(name, text))
 
         run.__qualname__ = f"skills.{name}"
@@ -147,6 +161,8 @@ class _Env:
     def __init__(self, fns, max_arg_chars):
         self.fns = fns
         self.max_arg_chars = max_arg_chars
+        # the execution's Python skills (_sandbox_skills._Runner), set by _sandbox.run()
+        self.python_skills = None
         # every call's coroutine, so that one the code never awaited is run and reported (driver.run)
         self.calls = []
 
@@ -204,6 +220,26 @@ def _track_methods(obj, prefix):
             fn.__func__.__qualname__ = f"{prefix}.{name}"
             setattr(obj, name, _tracked(obj._env, fn))
     return obj
+
+
+def _skills_of(env, chain):
+    return _track_methods(_Skills(env, chain), "skills")
+
+
+def _code_globals(env, name):
+    """The globals of code named `name`: the execution's (`__main__`) or a Python skill's."""
+    return {
+        "__name__": name,
+        "__builtins__": builtins,
+        "tools": _Tools(env),
+        "call_tool": lambda name, args=None: env.tool(str(name))(args),
+        "search_tools": _tracked(env, lambda query=None, **opts: _search(env, query, opts)),
+        "get_tool_definition": _tracked(env, lambda name, schema=False: _definition(env, name, schema)),
+        "state": _track_methods(_State(env), "state"),
+        "workspace": _track_methods(_Workspace(env), "workspace"),
+        "session": _track_methods(_Session(env), "session"),
+        "skills": _skills_of(env, ()),
+    }
 
 
 _search.__qualname__ = "search_tools"

@@ -8,6 +8,7 @@ import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
 import globalsSource from "./_sandbox_globals.py";
 import guardSource from "./_sandbox_guard.py";
 import jsonSource from "./_sandbox_json.py";
+import skillsSource from "./_sandbox_skills.py";
 import driverSource from "./driver.py";
 import pyodideWasm from "./pyodide.asm.wasm";
 import { loadPyodide } from "./pyodide.mjs";
@@ -71,11 +72,12 @@ export async function boot({ snapshot = null, makeSnapshot = false, jsglobals, m
     if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
     py.pyimport("_sandbox").after_restore();
   } else {
-    // _sandbox imports the other three: all are in sys.modules of a snapshot made from here.
+    // _sandbox imports the other four: all are in sys.modules of a snapshot made from here.
     py.FS.writeFile("/home/pyodide/_sandbox.py", driverSource);
     py.FS.writeFile("/home/pyodide/_sandbox_globals.py", globalsSource);
     py.FS.writeFile("/home/pyodide/_sandbox_guard.py", guardSource);
     py.FS.writeFile("/home/pyodide/_sandbox_json.py", jsonSource);
+    py.FS.writeFile("/home/pyodide/_sandbox_skills.py", skillsSource);
     py.runPython("import _sandbox");
     py.pyimport("_sandbox").preimport();
   }

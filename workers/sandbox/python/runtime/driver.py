@@ -22,18 +22,8 @@ from traceback import StackSummary as _StackSummary, TracebackException as _Trac
 
 from _sandbox_json import _dumps, _jsonable  # noqa: E402
 from _sandbox_guard import BudgetExceeded, _Budget, _exhausted, _install_guard, _Instrument  # noqa: E402
-from _sandbox_globals import (  # noqa: E402
-    _definition,
-    _Env,
-    _search,
-    _Session,
-    _Skills,
-    _State,
-    _Tools,
-    _track_methods,
-    _tracked,
-    _Workspace,
-)
+from _sandbox_globals import _code_globals, _Env  # noqa: E402
+from _sandbox_skills import SKILL_FILE, _Runner  # noqa: E402
 
 AGENT_FILE = "<code>"
 # Below what the isolate's JS stack holds even with exception handling on every frame: past it
@@ -84,16 +74,21 @@ class _LogHandler(logging.Handler):
 
 def _describe(e):
     line = None
+    # the innermost Python skill frame below the code's last line: where in which skill it failed
+    skill_at = None
     t = e.__traceback__
     while t is not None:
-        if t.tb_frame.f_code.co_filename == AGENT_FILE:
-            line = t.tb_lineno
+        filename = t.tb_frame.f_code.co_filename
+        if filename == AGENT_FILE:
+            line, skill_at = t.tb_lineno, None
+        elif filename.startswith(SKILL_FILE):
+            skill_at = f"in {filename} line {t.tb_lineno}: "
         t = t.tb_next
     try:
         message = str(e)
     except Exception:  # noqa: BLE001 - the exception's own __str__ failed
         message = "(its message could not be read)"
-    out = {"name": type(e).__name__, "message": message}
+    out = {"name": type(e).__name__, "message": (skill_at or "") + message}
     if isinstance(e, SyntaxError) and e.filename == AGENT_FILE:
         line = e.lineno
         msg = e.msg
@@ -115,6 +110,11 @@ def _describe(e):
     return out
 
 
+def _theirs(filename):
+    """A frame of the submitted code or of one of the team's Python skills."""
+    return filename == AGENT_FILE or filename.startswith(SKILL_FILE)
+
+
 def _agent_traceback(e):
     """The traceback with only the submitted code's frames, in `e` and every exception chained to it."""
     top = _TracebackException(type(e), e, e.__traceback__)
@@ -124,7 +124,7 @@ def _agent_traceback(e):
         if id(te) in seen:
             continue
         seen.add(id(te))
-        te.stack = _StackSummary.from_list([f for f in te.stack if f.filename == AGENT_FILE])
+        te.stack = _StackSummary.from_list([f for f in te.stack if _theirs(f.filename)])
         todo.extend(x for x in (te.__cause__, te.__context__, *(getattr(te, "exceptions", None) or ())) if x is not None)
     return top
 
@@ -207,18 +207,8 @@ async def _run(code, options, fns, log):
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG)
     linecache.cache[AGENT_FILE] = (len(code), None, code.splitlines(True), AGENT_FILE)
-    g = {
-        "__name__": "__main__",
-        "__builtins__": builtins,
-        "tools": _Tools(env),
-        "call_tool": lambda name, args=None: env.tool(str(name))(args),
-        "search_tools": _tracked(env, lambda query=None, **opts: _search(env, query, opts)),
-        "get_tool_definition": _tracked(env, lambda name, schema=False: _definition(env, name, schema)),
-        "state": _track_methods(_State(env), "state"),
-        "workspace": _track_methods(_Workspace(env), "workspace"),
-        "session": _track_methods(_Session(env), "session"),
-        "skills": _track_methods(_Skills(env), "skills"),
-    }
+    env.python_skills = _Runner(env, opts.get("skills") or [], names, lambda name: _code_globals(env, name))
+    g = _code_globals(env, "__main__")
     report = {}
     try:
         tree = ast.parse(code, filename=AGENT_FILE, mode="exec")
@@ -244,6 +234,9 @@ async def _run(code, options, fns, log):
         warnings = await _settle(env, budget.deadline)
         if warnings:
             report["warnings"] = warnings
+        runs = env.python_skills.runs()
+        if runs:
+            report["skillRuns"] = runs
         if "error" not in report and result_name in g and g[result_name] is not None:
             text = _dumps(_jsonable(g[result_name], 0, set()))
             if len(text) > max_chars:

@@ -6,6 +6,8 @@ import { makeBridgeFunctions } from "./py-bridge.js";
 import { cutOutsidePii, liveLog, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
 
 const LOG_LINES = 10_000;
+/** Skills with their own `stats.calls` entry (SkillRuns in shared/contract/sandbox.ts). */
+const MAX_SKILL_RUNS = 64;
 /**
  * How long past its timeout the Python side may take to answer: its guard stops computation at the
  * timeout, but an await that never finishes (a future nobody resolves, a call still running) is
@@ -18,7 +20,7 @@ const RESULT_CHARS = 5_000_000;
 /**
  * @typedef {Awaited<ReturnType<typeof import("./boot.js").boot>>} Pyodide
  * @typedef {(name: string, args: unknown) => Promise<unknown>} CallSkill
- * @typedef {{ resultJson?: string, result?: unknown, warnings?: string[], error?: { name: string, message: string, stack?: string, line?: number, column?: number } }} Ran
+ * @typedef {{ resultJson?: string, result?: unknown, warnings?: string[], skillRuns?: Array<{ name: string, count: number, errors: number, ms: number }>, error?: { name: string, message: string, stack?: string, line?: number, column?: number } }} Ran
  * @typedef {(toJson: (value: unknown, what: string) => string, unwrap: (res: import("../../../../shared/contract/sandbox").BridgeResult) => unknown, track: (label: string, call: Promise<unknown>) => Promise<unknown>) => CallSkill} SkillsFor
  */
 
@@ -66,6 +68,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
           maxSteps: options.maxSteps,
           maxChars: RESULT_CHARS,
           maxArgChars: options.maxArgChars,
+          skills: options.pythonSkills ?? [],
         }),
         makeBridgeFunctions(bridge, callSkill),
         log,
@@ -92,6 +95,8 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     options.piiSafeCuts ? cutOutsidePii : undefined,
   );
   const warnings = [...(ran.warnings ?? []), ...(await pending.settle(Promise.resolve()))];
+  // Python skills' runs, counted by the driver; TypeScript skills', by the JavaScript runtime.
+  const skillRuns = [...(ran.skillRuns ?? []), ...pending.skillRuns()].slice(0, MAX_SKILL_RUNS);
   const keepWhole =
     shaped.truncation && options.keepWholeResult && ran.resultJson.length <= SESSION_LIMITS.maxFileBytes;
   return JSON.stringify({
@@ -101,6 +106,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     logs: shaped.logs,
     logsCut: shaped.logsCut,
     ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
+    ...(skillRuns.length ? { skillRuns } : {}),
     ...(ran.error ? { error: ran.error } : {}),
   });
 }
@@ -141,14 +147,17 @@ function timedOut(timeoutMs) {
 function readReport(text) {
   try {
     const ran = typeof text === "string" ? JSON.parse(text) : undefined;
-    const { resultJson, warnings, error } = ran ?? {};
+    const { resultJson, warnings, skillRuns, error } = ran ?? {};
     const isText = (/** @type {unknown} */ v) => typeof v === "string";
+    const isRun = (/** @type {Record<string, unknown>} */ r) =>
+      isText(r?.name) && ["count", "errors", "ms"].every((k) => Number.isInteger(r[k]));
     const fields = error ?? {};
     if (
       typeof ran === "object" &&
       !Array.isArray(ran) &&
       (resultJson === undefined || isText(resultJson)) &&
       (warnings === undefined || (Array.isArray(warnings) && warnings.every(isText))) &&
+      (skillRuns === undefined || (Array.isArray(skillRuns) && skillRuns.every(isRun))) &&
       (error === undefined || (isText(fields.name) && isText(fields.message))) &&
       (fields.stack === undefined || isText(fields.stack)) &&
       ["line", "column"].every((k) => fields[k] === undefined || Number.isInteger(fields[k]))
