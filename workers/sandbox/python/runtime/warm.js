@@ -18,8 +18,10 @@ import { harden } from "./harden.js";
 import { skillCaller } from "./invoke-skills.js";
 import { RUN_GRACE_MS, runPython } from "./run-python.js";
 
-/** How long restoring the next instance may hold the turn (~0.15 s, seconds on a starved machine). */
+/** How long restoring an instance may hold the turn (~0.15 s, seconds on a starved machine). */
 const RESTORE_TURN_MS = 15_000;
+/** How long booting CPython and making the snapshot may (the first execution; ~1.5–3 s, more when starved). */
+const SNAPSHOT_TURN_MS = 60_000;
 
 /** @type {Uint8Array | undefined} */
 let snapshot;
@@ -47,7 +49,8 @@ export default class PythonWarm extends WorkerEntrypoint {
    * @param {number} memoryBytes the instance's memory limit
    */
   async run(options, code, bridge, memoryBytes) {
-    const mine = await takeTurn(Date.now() + options.timeoutMs, options.timeoutMs + 2 * RUN_GRACE_MS);
+    const readyMs = snapshot ? RESTORE_TURN_MS : SNAPSHOT_TURN_MS;
+    const mine = await takeTurn(Date.now() + options.timeoutMs, readyMs + options.timeoutMs + RUN_GRACE_MS);
     if (!mine) {
       return JSON.stringify({
         logs: [],
