@@ -56,7 +56,8 @@ for label, write in [
         written.append(label)
     except Exception:
         pass
-"tampered"`;
+written`;
+const PY_WRITES = ["Object.prototype", "Array.prototype.map", "Math", "pyodide runtimeEnv", "Function"];
 const PY_PROBE = `import builtins, js, json, pyodide_js
 [hasattr(builtins, "leaked"), json.loads("[2]"), getattr(js, "leaked", None),
  getattr(js.Object.prototype, "polluted", None), getattr(js.Math, "leaked", None),
@@ -69,7 +70,9 @@ describe(`one Python execution's changes never reach the next (${engine} engine)
     const a = await teamWithKey(`e2e-pyiso-a-${engine}`, { engine });
     const b = await teamWithKey(`e2e-pyiso-b-${engine}`, { engine });
     const tamper = await restExecute({ code: PY_TAMPER, language: "python" }, a);
-    expect(tamper.body.result).toBe("tampered");
+    // isolate: the realm is the execution's own, so every write lands (and dies with it); quickjs:
+    // the warm worker's realm is frozen, so none does.
+    expect(tamper.body.result).toEqual(engine === "quickjs" ? [] : PY_WRITES);
     for (const auth of [a, a, b]) {
       const r = await restExecute({ code: PY_PROBE, language: "python" }, auth);
       expect(r.body.result).toEqual(PY_CLEAN);
@@ -212,7 +215,7 @@ describe.runIf(engine === "quickjs")(
           ),
         ]);
         expect(attack.body.error?.name).toMatch(expected);
-        expect(Date.now() - started).toBeLessThan(timeoutMs + 1_000 + 1_500);
+        expect(Date.now() - started).toBeLessThan(timeoutMs + 1_000);
         expect(beside.body.result).toBe("beside");
         expect(await healthMs()).toBeLessThan(PROMPT_MS);
       });

@@ -90,7 +90,15 @@ describe("approvals as input_required", () => {
     );
     const text = await res.text();
     expect(text).not.toContain('"result":1');
-    expect(text).toMatch(/requestState|state/i);
+    // The SDK's verification (mcp/round-trip.ts's codec) refuses it before the tool runs.
+    expect(JSON.parse(text)).toMatchObject({
+      id: 1,
+      error: {
+        code: -32602,
+        message: "Invalid or expired requestState",
+        data: { reason: "invalid_request_state" },
+      },
+    });
   });
 });
 

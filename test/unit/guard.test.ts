@@ -43,6 +43,14 @@ describe.each(TEST_ENGINES)("guard on %s: CPU-bound code ends with an error", (e
     if (engine === "isolate" || r.error?.line !== undefined) expect(r.error?.line).toBe(3);
   });
 
+  it("stops a loop whose every step is a long native call within its limit plus a second", async () => {
+    const code = "const a = new Array(500_000).fill(7);\nwhile (true) JSON.stringify(a);";
+    const started = Date.now();
+    const r = await run(code, { timeoutMs: 2_000 });
+    expect(r.error?.name).toBe("TimeoutError");
+    expect(Date.now() - started).toBeLessThan(2_000 + 1_000);
+  });
+
   it("stops at the step limit too (the fence that does not need a clock)", async () => {
     const r = await run("let i = 0;\nwhile (true) { i++ }", { timeoutMs: 5_000 }, { maxSteps: 100_000 });
     expect(r.error?.message).toMatch(/after 100000 loop iterations and function calls at line 2/);

@@ -8,12 +8,16 @@
 const now = Date.now;
 const ErrorCtor = Error;
 const CHECK_EVERY = 256;
+/** where the clock moves (local workerd), steps so slow that CHECK_EVERY of them take longer are checked more often */
+const CHECK_MS = 10;
 
 let deadline = Number.POSITIVE_INFINITY;
 let timeoutMs = 0;
 let maxSteps = Number.POSITIVE_INFINITY;
 let steps = 0;
-let nextCheck = CHECK_EVERY;
+let every = 1;
+let nextCheck = every;
+let checkedAt = 0;
 let configured = false;
 /** @type {{ name: string, message: string, line: number | undefined } | null} */
 let tripped = null;
@@ -30,7 +34,8 @@ export function configureGuard(limitMs, stepLimit) {
   if (configured) throw new ErrorCtor("The execution guard is already configured");
   configured = true;
   timeoutMs = limitMs;
-  deadline = now() + limitMs;
+  checkedAt = now();
+  deadline = checkedAt + limitMs;
   maxSteps = stepLimit;
 }
 
@@ -91,25 +96,33 @@ export function tick(line) {
 }
 
 /**
- * Runs on every CHECK_EVERY-th tick. Near the stack limit this may itself fail with a RangeError
- * before it finishes; `nextCheck` only moves once a check completes, so the next tick tries again.
+ * Runs every `every` ticks: from the first tick, twice as far apart after a check that came within
+ * CHECK_MS of the last, up to CHECK_EVERY, and four times nearer after one that did not (steps that
+ * each hold a long native call), so code slow from its start misses its deadline by about a step;
+ * code that turns slow later, by at most CHECK_EVERY steps once. Near the stack limit this may itself
+ * fail with a RangeError before it finishes; `nextCheck` only moves once a check completes, so the
+ * next tick tries again.
  * @param {number} line
  */
 function check(line) {
+  const at = now();
   if (steps > maxSteps) {
     trip(
       `Execution stopped after ${maxSteps} loop iterations and function calls`,
       line,
       "end loops sooner, or do less per execution",
     );
-  } else if (now() > deadline) {
+  } else if (at > deadline) {
     trip(
       `Execution timed out after ${timeoutMs} ms (CPU-bound code)`,
       line,
       "do less computation per execution, or pass a larger timeoutMs to execute",
     );
   }
-  nextCheck = steps + CHECK_EVERY;
+  const slow = at - checkedAt > CHECK_MS;
+  every = slow ? every >> 2 || 1 : every < CHECK_EVERY ? every * 2 : CHECK_EVERY;
+  checkedAt = at;
+  nextCheck = steps + every;
   if (tripped !== null) throw stopError;
 }
 
