@@ -2,7 +2,7 @@ import { AuthorizationError, type AuthRequest, type OAuthHelpers } from "@cloudf
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type ApiKey, sameSecret } from "../context/api-key";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
 import { DEFAULT_TEAM } from "../teams/schema";

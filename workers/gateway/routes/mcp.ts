@@ -2,9 +2,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestContext } from "../context/request-context";
-import type { AppEnv } from "../env";
 import { cancellation, cancelRequests } from "../execution/cancellation";
 import { executionTimeoutMs } from "../execution/limits";
+import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
