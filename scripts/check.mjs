@@ -1,10 +1,10 @@
 // `npm run check`, what CI runs after `npm ci`: two lanes side by side, each holding one core (tsc,
 // and the unit suite's workerd, run one thread each), then the end-to-end suite alone (its stack is
-// timing-sensitive: no other load beside it). Lane one: tsc, the deploy dry-run, then installing the
-// conformance suite's Node 22 toolchain for the end-to-end suite; lane two: Biome and the link check,
-// then the unit suite (the longest step; measured in docs/development.md#ci). Each step's output is
-// printed whole when it ends, with its time; the first failure ends the run once both lanes have
-// stopped.
+// timing-sensitive: no other load beside it). Lane one: the import rules (`npm run layers`, a few
+// seconds), tsc, the deploy dry-run, then installing the conformance suite's Node 22 toolchain for
+// the end-to-end suite; lane two: Biome and the link check, then the unit suite (the longest step;
+// measured in docs/development.md#ci). Each step's output is printed whole when it ends, with its
+// time; the first failure ends the run once both lanes have stopped.
 import { spawn } from "node:child_process";
 import { root } from "./lib/root.mjs";
 
@@ -22,6 +22,7 @@ const suite = (...names) => ({
 
 const LANES = [
   [
+    npmRun("layers"),
     npmRun("typecheck"),
     npmRun("build"),
     {

@@ -14,6 +14,7 @@ import {
   RETENTION_DEFAULT_DAYS,
   RETENTION_MAX_DAYS,
 } from "./entry";
+import { ENTRY_COLUMNS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
 import { aggregateUsage, UsageTables } from "./usage";
 
 const DAY_MS = 86_400_000;
@@ -33,27 +34,6 @@ const STATUS_SQL: Record<AuditEntry["status"], string> = {
   error: "status = 'error'",
   cancelled: "status = 'cancelled'",
 };
-
-export type Row = {
-  ts: number;
-  request_id: string;
-  team: string;
-  key_id: string;
-  session_id: string | null;
-  kind: string;
-  tool: string;
-  args_sha256: string;
-  status: string;
-  error: string | null;
-  duration_ms: number;
-  result_bytes: number;
-  tool_calls: number | null;
-  decided_by: string | null;
-  worker: string | null;
-};
-
-const COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker";
 
 /**
  * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
@@ -117,22 +97,8 @@ export class AuditLog extends DurableObject {
       const cutoff = this.cutoff();
       for (const e of valid) {
         sql.exec(
-          `INSERT INTO entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          e.ts,
-          e.requestId,
-          e.team,
-          e.keyId,
-          e.sessionId ?? null,
-          e.kind,
-          e.tool,
-          e.argsSha256,
-          e.status,
-          e.error ?? null,
-          e.durationMs,
-          e.resultBytes,
-          e.toolCalls ?? null,
-          e.decidedBy ?? null,
-          e.worker ?? null,
+          `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ...entryRowValues(e),
         );
       }
       this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
@@ -189,8 +155,8 @@ export class AuditLog extends DurableObject {
     if (q.status !== undefined) where.push(STATUS_SQL[q.status]);
     params.push(limit);
     const rows = this.ctx.storage.sql
-      .exec<Row & { rowid: number }>(
-        `SELECT rowid, ${COLUMNS} FROM entries WHERE ${where.join(" AND ")} ORDER BY ts DESC, rowid DESC LIMIT ?`,
+      .exec<EntryRow & { rowid: number }>(
+        `SELECT rowid, ${ENTRY_COLUMNS} FROM entries WHERE ${where.join(" AND ")} ORDER BY ts DESC, rowid DESC LIMIT ?`,
         ...params,
       )
       .toArray();
@@ -232,7 +198,7 @@ export class AuditLog extends DurableObject {
    */
   async history(sessionId: string): Promise<HistoryEntry[]> {
     const rows = this.ctx.storage.sql
-      .exec<Pick<Row, "ts" | "duration_ms" | "tool_calls" | "error" | "result_bytes">>(
+      .exec<Pick<EntryRow, "ts" | "duration_ms" | "tool_calls" | "error" | "result_bytes">>(
         `SELECT ts, duration_ms, tool_calls, error, result_bytes FROM entries
          WHERE session_id = ? AND kind = 'execute' AND ts >= ? ORDER BY ts DESC, rowid DESC LIMIT ?`,
         sessionId,
@@ -295,24 +261,4 @@ function parseInput<T extends z.ZodType>(schema: T, input: unknown, what: string
 
 function clampRetention(days: number): number {
   return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
-}
-
-function toEntry(r: Row): AuditEntry {
-  return {
-    ts: r.ts,
-    requestId: r.request_id,
-    team: r.team,
-    keyId: r.key_id,
-    ...(r.session_id !== null ? { sessionId: r.session_id } : {}),
-    kind: r.kind as AuditEntry["kind"],
-    tool: r.tool,
-    argsSha256: r.args_sha256,
-    status: r.status as AuditEntry["status"],
-    ...(r.error !== null ? { error: r.error } : {}),
-    durationMs: r.duration_ms,
-    resultBytes: r.result_bytes,
-    ...(r.tool_calls !== null ? { toolCalls: r.tool_calls } : {}),
-    ...(r.decided_by !== null ? { decidedBy: r.decided_by as NonNullable<AuditEntry["decidedBy"]> } : {}),
-    ...(r.worker !== null ? { worker: r.worker } : {}),
-  };
 }

@@ -1,6 +1,6 @@
 import { isoTime } from "../../shared/contract/time";
-import type { Row } from "./audit-log";
 import type { AuditEntry, AuditUsage, AuditUsageDay } from "./entry";
+import type { EntryRow } from "./entry-row";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -34,7 +34,7 @@ export class UsageTables {
       PRIMARY KEY (day, bucket)) WITHOUT ROWID`);
     // One of them may have been there: start all three from the entries, so they agree.
     for (const t of USAGE_TABLES) sql.exec(`DELETE FROM ${t}`);
-    const rows = sql.exec<Pick<Row, "ts" | "kind" | "tool" | "status" | "duration_ms" | "tool_calls">>(
+    const rows = sql.exec<Pick<EntryRow, "ts" | "kind" | "tool" | "status" | "duration_ms" | "tool_calls">>(
       "SELECT ts, kind, tool, status, duration_ms, tool_calls FROM entries WHERE ts >= ?",
       cutoff,
     );
@@ -243,7 +243,7 @@ export function histogramPercentile(
 }
 
 function* usageSources(
-  rows: Iterable<Pick<Row, "ts" | "kind" | "tool" | "status" | "duration_ms" | "tool_calls">>,
+  rows: Iterable<Pick<EntryRow, "ts" | "kind" | "tool" | "status" | "duration_ms" | "tool_calls">>,
 ): Generator<UsageSource> {
   for (const r of rows)
     yield {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ExecuteResult } from "../../shared/contract/execute";
 
 /** A question the run waits on: the approval's id and what the person is shown (approvals/asker.ts). */
 export const RunQuestion = z.object({
@@ -13,12 +14,13 @@ export type RunQuestion = z.infer<typeof RunQuestion>;
 
 /**
  * What a detached execution reports, in order: questions it waits on, progress, and one end —
- * its MCP tool result (`result`), or `lost` when the gateway that ran it stopped reporting.
+ * its result (`result`, an ExecuteResult: whoever reads it shapes the answer), or `lost` when the
+ * gateway that ran it stopped reporting or the execution failed without a result.
  */
 export const RunEvent = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("question"), question: RunQuestion }),
   z.object({ kind: z.literal("progress"), progress: z.number().nonnegative(), message: z.string().max(500) }),
-  z.object({ kind: z.literal("result"), result: z.record(z.string(), z.unknown()) }),
+  z.object({ kind: z.literal("result"), result: ExecuteResult }),
   z.object({ kind: z.literal("lost"), message: z.string().max(500) }),
 ]);
 export type RunEvent = z.infer<typeof RunEvent>;

@@ -18,6 +18,9 @@ export const ERROR_CAPS = { name: 200, message: 1_000, stack: 4_000, data: 500 }
  */
 export const RESULT_WALK_CHARS = 5_000_000;
 
+/** Cuts a result's `truncation` lists (outermost first); beyond them only their number is given. */
+export const MAX_CUTS = 5;
+
 /** Warnings one result carries, and the characters of each. */
 export const WARNING_CAPS = { count: 6, chars: 300 } as const;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_CUTS } from "../output/fit";
+import { MAX_CUTS } from "./caps";
 
 /** Languages `execute` accepts (Python runs in Pyodide). */
 export const LANGUAGES = ["typescript", "javascript", "python"] as const;

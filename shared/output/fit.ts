@@ -9,6 +9,7 @@
  * then too.
  */
 
+import { MAX_CUTS } from "../contract/caps";
 import type { Cut } from "../contract/execute";
 
 const stringify = JSON.stringify;
@@ -36,8 +37,6 @@ export interface FitOptions {
   sizer?: JsonSizer;
 }
 
-/** Cuts listed in a result; beyond them only their number is given. */
-export const MAX_CUTS = 5;
 /** Below this, a value gets no share of its own: its key or item is left out instead. */
 const MIN_SHARE = 48;
 const MAX_PATH_CHARS = 120;

@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { requestContext } from "./context/middleware";
 import { dashboardRoutes } from "./dashboard";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./http/app-env";
 import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
+import { phaseTiming } from "./http/phase-timing";
 import { requestLog } from "./http/request-log";
 import { oauthRoutes } from "./oauth";
 import { adminRoutes } from "./routes/admin";
@@ -15,7 +16,6 @@ import { mcpRoutes } from "./routes/mcp";
 import { sessionRoutes } from "./routes/sessions";
 import { skillRoutes } from "./routes/skills";
 import { toolRoutes } from "./routes/tools";
-import { phaseTiming } from "./timing/middleware";
 
 /** The gateway's HTTP surface; each concept lives in its own folder, this file only composes. */
 export function createApp(): Hono<AppEnv> {

@@ -1,7 +1,7 @@
 import type { GatewayEnv } from "../env";
 import { HttpError } from "../http/errors";
 import { bearerChallenge, isOAuthToken, oauthIdentity } from "../oauth/tokens";
-import { DEFAULT_TEAM } from "../teams/schema";
+import { type ApiKey, DEFAULT_TEAM } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 
 /** The key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
@@ -26,12 +26,6 @@ export async function sameSecret(a: string, b: string): Promise<boolean> {
 
 const TOUCH_EVERY_MS = 60_000;
 const touched = new Map<string, number>();
-
-/** Whose the request is: the API key's team and id (`dev` for DEV_API_KEY). */
-export interface ApiKey {
-  team: string;
-  keyId: string;
-}
 
 /**
  * The key every /mcp and /v1/* request carries: a team's key (looked up by its SHA-256 in KV) or,

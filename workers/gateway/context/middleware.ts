@@ -2,7 +2,7 @@ import { isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Context, MiddlewareHandler } from "hono";
 import type { SessionRecord } from "../../../durable-objects/session/record";
 import { admit, messageCount } from "../admission/admit";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/body";
 import { requireConfig } from "../http/config";
 import { isInitialize, requireValidBatch } from "../mcp/messages";

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { toErrorResponse } from "../http/errors";
 import { adminRoutes } from "../routes/admin";
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 
 /**
  * The dashboard's only stylesheet and script, served from the Worker (no CDN: the pages work offline

@@ -1,7 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { html } from "hono/html";
 import { sameSecret } from "../context/api-key";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
 import { assetRoutes } from "./assets";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import type { OperatorSession } from "./session";
 
 export type Html = string | HtmlEscapedString | Promise<HtmlEscapedString>;

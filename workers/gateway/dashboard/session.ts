@@ -1,6 +1,9 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppEnv, GatewayEnv } from "../env";
+import type { GatewayEnv } from "../env";
+
+/** What the session functions need of a request's Hono env: the Worker's bindings (KV). */
+type BindingsEnv = { Bindings: GatewayEnv };
 
 /** The operator's signed-in browser: the session's id (in the cookie) and its CSRF token (in forms). */
 export interface OperatorSession {
@@ -20,7 +23,10 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * `<id>.<HMAC-SHA256(id)>` under a key derived from ADMIN_TOKEN: a changed token ends every session,
  * and a cookie the gateway did not make costs no KV read.
  */
-export async function startSession(c: Context<AppEnv>, token: string): Promise<OperatorSession> {
+export async function startSession<E extends BindingsEnv>(
+  c: Context<E>,
+  token: string,
+): Promise<OperatorSession> {
   const session: OperatorSession = {
     id: randomHex(16),
     csrf: randomHex(16),
@@ -42,8 +48,8 @@ export async function startSession(c: Context<AppEnv>, token: string): Promise<O
 }
 
 /** The session the request's cookie names, if its signature holds and it has not ended or expired. */
-export async function currentSession(
-  c: Context<AppEnv>,
+export async function currentSession<E extends BindingsEnv>(
+  c: Context<E>,
   token: string,
 ): Promise<OperatorSession | undefined> {
   const cookie = getCookie(c, COOKIE);
@@ -56,7 +62,10 @@ export async function currentSession(
   return { id, csrf: stored.csrf, expiresAt: stored.expiresAt };
 }
 
-export async function endSession(c: Context<AppEnv>, session: OperatorSession | undefined): Promise<void> {
+export async function endSession<E extends BindingsEnv>(
+  c: Context<E>,
+  session: OperatorSession | undefined,
+): Promise<void> {
   if (session) await c.env.TEAMS.delete(KEY_PREFIX + session.id);
   deleteCookie(c, COOKIE, { path: "/dashboard" });
 }

@@ -1,6 +1,5 @@
-import { ANSWER_OVERHEAD_CHARS, WARNING_CAPS } from "../../../shared/contract/caps";
+import { ANSWER_OVERHEAD_CHARS, MAX_CUTS, WARNING_CAPS } from "../../../shared/contract/caps";
 import type { Cut, ExecuteResult, Truncation } from "../../../shared/contract/execute";
-import { MAX_CUTS } from "../../../shared/output/fit";
 import { shapeOutput } from "../../../shared/output/shape";
 import { cutOutsidePii } from "../../../shared/privacy/cut";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "./app-env";
 import { requireConfig } from "./config";
 import { HttpError, RPC } from "./errors";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { type Config, loadConfig } from "../config";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "./app-env";
 import { HttpError } from "./errors";
 
 /** The validated configuration, or 503 naming each bad variable. */

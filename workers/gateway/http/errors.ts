@@ -2,8 +2,8 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { log } from "../../../shared/log";
 import { ToolCallError } from "../bridge/call-tool";
-import type { AppEnv } from "../env";
 import { GatewayError, type GatewayErrorCode } from "../errors";
+import type { AppEnv } from "./app-env";
 
 /** JSON-RPC error codes used for HTTP-level faults on /mcp (same as the SDK's transport). */
 export const RPC = {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "./app-env";
 import { requireConfig } from "./config";
 import { HttpError } from "./errors";
 

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { log, logs, setLogLevel } from "../../../shared/log";
 import { loadConfig } from "../config";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "./app-env";
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 

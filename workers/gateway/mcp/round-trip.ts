@@ -13,6 +13,7 @@ import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
 import { isRunId, newRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
+import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
 import { taskView } from "./tasks";
 
@@ -104,7 +105,7 @@ export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext,
 async function answer(ctx: RequestContext, run: string, event: RunEvent) {
   switch (event.kind) {
     case "result":
-      return event.result as { content: []; isError?: boolean };
+      return toToolResult(event.result);
     case "lost":
       return failure(`${event.message}; run execute again`);
     case "progress":

@@ -10,6 +10,7 @@ import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../context/request-context";
 import { isRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
+import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -54,7 +55,7 @@ export function taskView(runId: string, status: RunStatus) {
         ...base,
         status: "completed" as const,
         statusMessage: "done",
-        result: { resultType: "complete", ...(last?.kind === "result" ? last.result : {}) },
+        result: { resultType: "complete", ...(last?.kind === "result" ? toToolResult(last.result) : {}) },
       };
     case "cancelled":
       return { ...base, status: "cancelled" as const, statusMessage: "cancelled" };

@@ -1,10 +1,11 @@
 import { AuthorizationError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type ApiKey, sameSecret } from "../context/api-key";
-import type { AppEnv } from "../env";
+import { sameSecret } from "../context/api-key";
+import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
+import type { ApiKey } from "../teams/schema";
 import { DEFAULT_TEAM } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 import { consentPage, problemPage } from "./consent-page";

@@ -2,7 +2,7 @@ import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { html } from "hono/html";
 import { type Html, htmlDocument, notice, PAGE_HEADERS } from "../dashboard/layout";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { OAUTH_PATHS } from "./server";
 
 /** What the consent form needs: the client's facts, the transaction's handle, the request to re-show. */

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { sha256 } from "../../../shared/hash";
 import { loadConfig } from "../config";
-import type { ApiKey } from "../context/api-key";
 import type { GatewayEnv } from "../env";
-import { DEFAULT_TEAM } from "../teams/schema";
+import { type ApiKey, DEFAULT_TEAM } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 
 /**

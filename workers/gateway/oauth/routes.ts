@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { authorizeRoutes } from "./authorize";
 import { authorizationServer, OAUTH_PATHS, SCOPE } from "./server";

@@ -1,5 +1,5 @@
-import type { ApiKey } from "../context/api-key";
 import type { GatewayEnv } from "../env";
+import type { ApiKey } from "../teams/schema";
 import { grantHolder } from "./grant-key";
 import { authorizationServer, OAUTH_PATHS } from "./server";
 

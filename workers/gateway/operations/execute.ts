@@ -6,6 +6,7 @@ import { auditExecution } from "../audit";
 import { SandboxBridge } from "../bridge/sandbox-bridge";
 import { BridgeWork } from "../bridge/work";
 import type { RequestContext } from "../context/request-context";
+import { GatewayError } from "../errors";
 import type { ExecutionEvents } from "../execution/events";
 import { ExecutionLedger } from "../execution/ledger";
 import { executionTimeoutMs } from "../execution/limits";
@@ -56,6 +57,28 @@ export async function execute(
     return await run(ctx, input, channel);
   } finally {
     releaseLease(ctx.env, ctx.team, lease, ctx.waitUntil);
+  }
+}
+
+/**
+ * `execute` for a caller that answers however it ends with a result (the MCP tool, a detached run):
+ * an unknown sessionId is a SessionNotFoundError result instead of the GatewayError `execute` throws
+ * (which REST answers with 404). Any other failure still throws.
+ */
+export async function executeToResult(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  granted?: string | null,
+  channel?: ExecutionChannel,
+): Promise<ExecuteResult> {
+  try {
+    return await execute(ctx, input, granted, channel);
+  } catch (err) {
+    if (!(err instanceof GatewayError && err.code === "session_not_found")) throw err;
+    return failedExecution({
+      name: "SessionNotFoundError",
+      message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import { approvalDesk } from "../approvals/desk";
 import { loadConfig } from "../config";
 import { sameSecret } from "../context/api-key";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { parseBody, readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { revokeGrantsOfKey } from "../oauth";

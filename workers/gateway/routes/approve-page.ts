@@ -5,7 +5,7 @@ import { z } from "zod";
 import { type ApprovalView, REMEMBER } from "../../../durable-objects/approvals/approval";
 import { approvalDesk } from "../approvals/desk";
 import { authenticate } from "../context/api-key";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { HttpError } from "../http/errors";
 

@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { auditLogOf, auditNamespace } from "../audit";
 import { parseAuditQuery } from "../audit/query";
 import { flushAudit } from "../audit/record";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 
 /** The caller's team's audit log and the query string read as an audit query; unsent entries flushed first. */

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { ExecuteInput } from "../../../shared/contract/execute";
-import type { AppEnv } from "../env";
 import { SseEvents } from "../execution/sse-events";
+import type { AppEnv } from "../http/app-env";
 import { parseBody } from "../http/body";
 import { execute } from "../operations/execute";
 

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { loadConfig } from "../config";
-import type { AppEnv, GatewayEnv } from "../env";
+import type { GatewayEnv } from "../env";
 import { sandboxHostOverdueSince } from "../execution/send-to-sandbox";
+import type { AppEnv } from "../http/app-env";
 import { DEFAULT_TEAM } from "../teams/schema";
 import { deploymentUpstreams, type ServerState, serverStates } from "../upstreams";
 import { VERSION } from "../version";

@@ -2,17 +2,17 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import { z } from "zod";
 import type { RequestContext } from "../context/request-context";
-import type { AppEnv } from "../env";
 import { cancellation, cancelRequests } from "../execution/cancellation";
 import { executionTimeoutMs } from "../execution/limits";
+import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
+import { executeToolAnswer } from "../mcp/execute-answer";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
 import { serveModern } from "../mcp/modern";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
 import { needsStream } from "../mcp/streaming";
-import { executeToolAnswer } from "../mcp/tools/execute";
 import { createSession } from "../sessions/store";
 import { timed } from "../timing/clock";
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { filePathOf, fileResponse, readWorkspaceFile } from "../sessions/download";
 import { forgetSession } from "../sessions/live";
 import { callSession, createSession, endSession, isSessionId, sessionNotFound } from "../sessions/store";

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { SkillError } from "../skills/errors";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { SearchInput } from "../../../shared/contract/discovery";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { parseBody } from "../http/body";
 import { HttpError } from "../http/errors";
 import { definition, search } from "../operations/discovery";

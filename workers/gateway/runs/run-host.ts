@@ -9,7 +9,7 @@ import type { GatewayEnv } from "../env";
 import type { ExecutionEvents } from "../execution/events";
 import { executionTimeoutMs } from "../execution/limits";
 import { ProgressMeter } from "../execution/progress";
-import { executeToolAnswer } from "../mcp/tools/execute";
+import { executeToResult } from "../operations/execute";
 import { withTeamLimits } from "../teams/resolve";
 import type { TeamRecord } from "../teams/schema";
 
@@ -33,8 +33,10 @@ const KEEP_ALIVE_MS = 20_000;
  * a later request, or a task), run here, in its own Durable Object (id: the run id), so that it
  * survives between requests and every later request — the retry of an `input_required`,
  * `tasks/get`, `tasks/update`, `tasks/cancel` — reaches it wherever it lands. The execution is the
- * gateway's own (`executeToolAnswer`), with the context its request had; what it reports (questions
- * it waits on, progress, its result) goes to the run's log (durable-objects/runs/run-log.ts).
+ * gateway's own (`executeToResult`, operations/execute.ts), with the context its request had; what it
+ * reports (questions it waits on, progress, its ExecuteResult) goes to the run's log
+ * (durable-objects/runs/run-log.ts), and the MCP answers are shaped from it where they are read
+ * (mcp/round-trip.ts, mcp/tasks.ts).
  * Approvals are decided at the desk as always: a question is only reported here.
  */
 export class RunHost extends DurableObject<GatewayEnv> {
@@ -89,7 +91,7 @@ export class RunHost extends DurableObject<GatewayEnv> {
       log: (line) => meter.note(line),
     };
     const signal = this.#cancel.signal;
-    void executeToolAnswer(ctx, input, undefined, { asker, events, signal }).then(
+    void executeToResult(ctx, input, undefined, { asker, events, signal }).then(
       async (result) => {
         meter.close();
         report({ kind: "result", result });

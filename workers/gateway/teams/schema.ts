@@ -91,3 +91,9 @@ export const KeyRecord = z.object({
   createdAt: z.number(),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
+
+/** Whose the request is: the API key's team and id (`dev` for DEV_API_KEY). */
+export interface ApiKey {
+  team: string;
+  keyId: string;
+}

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import type { ApprovalView } from "../../../../durable-objects/approvals/approval";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { adminCall } from "../admin-call";
 import { ago, csrfField, notice, page, table, time } from "../layout";
 

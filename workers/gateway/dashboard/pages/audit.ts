@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import type { AuditEntry } from "../../../../durable-objects/audit/entry";
 import { auditLogOf, auditNamespace } from "../../audit/store";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { TEAM_NAME } from "../../teams/schema";
 import { notice, page, table, time } from "../layout";
 

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { adminCall } from "../admin-call";
 import { ago, csrfField, notice, page, table, time } from "../layout";
 

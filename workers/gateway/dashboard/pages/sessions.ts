@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import { SessionInfo } from "../../../../shared/contract/session";
 import { auditLogOf, auditNamespace } from "../../audit/store";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { requireConfig } from "../../http/config";
 import { forgetSession } from "../../sessions/live";
 import { callSession, endSession, isSessionId } from "../../sessions/store";

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { requireConfig } from "../../http/config";
 import type { TeamRecord } from "../../teams/schema";
 import { serverStates } from "../../upstreams";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
 import { auditLogOf, auditNamespace } from "../../audit/store";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../http/app-env";
 import { barChart } from "../chart";
 import { notice, page, table } from "../layout";
 

@@ -1,16 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import {
-  type ExecuteInput,
-  type ExecuteResult,
-  executeInputShape,
-  executeOutputShape,
-  failedExecution,
-} from "../../../../shared/contract/execute";
+import { executeInputShape, executeOutputShape } from "../../../../shared/contract/execute";
 import type { RequestContext } from "../../context/request-context";
-import { GatewayError } from "../../errors";
 import { executionTimeoutMs } from "../../execution/limits";
-import { type ExecutionChannel, execute } from "../../operations/execute";
+import { executeToolAnswer } from "../execute-answer";
 import { mcpChannel, type RequestLink } from "../execute-channel";
 import { asksByRoundTrip, executeDetached, type RoundState, resumeRoundTrip } from "../round-trip";
 import { clientDeclaresTasks, requestDeclaresTasks } from "../tasks";
@@ -25,45 +18,6 @@ In code:
 - A tool whose search_tools entry has \`approval\` waits for a person; denied: it throws ApprovalDeniedError (catch it; do not retry).
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.
 language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
-
-/** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
-export function toToolResult(result: ExecuteResult) {
-  return {
-    content: [{ type: "text" as const, text: JSON.stringify(result) }],
-    structuredContent: result,
-    isError: result.error !== undefined,
-  };
-}
-
-/**
- * The `execute` tool's answer, whichever way the call arrived (the SDK server, or the route's own
- * path for a lone execution, with the lease admission `granted` it): an unknown sessionId is a
- * SessionNotFoundError result; any other failure is a tool error carrying its message, as the SDK
- * makes it.
- */
-export async function executeToolAnswer(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  granted?: string | null,
-  channel?: ExecutionChannel,
-) {
-  try {
-    return toToolResult(await execute(ctx, input, granted, channel));
-  } catch (err) {
-    if (!(err instanceof GatewayError && err.code === "session_not_found")) {
-      return {
-        content: [{ type: "text" as const, text: err instanceof Error ? err.message : String(err) }],
-        isError: true,
-      };
-    }
-    return toToolResult(
-      failedExecution({
-        name: "SessionNotFoundError",
-        message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
-      }),
-    );
-  }
-}
 
 /**
  * The execute tool. In a request that is one execution, admission took its lease; the handler uses

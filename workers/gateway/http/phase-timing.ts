@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { loadConfig } from "../config";
 import { sameSecret } from "../context/api-key";
-import type { AppEnv } from "../env";
-import { PhaseClock } from "./clock";
+import { PhaseClock } from "../timing/clock";
+import type { AppEnv } from "./app-env";
 
 /**
  * With PHASE_TIMING=on (never in wrangler.toml; `npm run bench` sets it), a request whose

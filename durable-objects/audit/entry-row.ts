@@ -1,0 +1,66 @@
+import type { AuditEntry } from "./entry";
+
+/** One row of the `entries` table (docs/storage-schema.md): an AuditEntry in SQL's columns. */
+export type EntryRow = {
+  ts: number;
+  request_id: string;
+  team: string;
+  key_id: string;
+  session_id: string | null;
+  kind: string;
+  tool: string;
+  args_sha256: string;
+  status: string;
+  error: string | null;
+  duration_ms: number;
+  result_bytes: number;
+  tool_calls: number | null;
+  decided_by: string | null;
+  worker: string | null;
+};
+
+/** The columns of an EntryRow, in the order of `entryRowValues`. */
+export const ENTRY_COLUMNS =
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker";
+
+/** An entry's values for `INSERT INTO entries (${ENTRY_COLUMNS})`, in that order. */
+export function entryRowValues(e: AuditEntry): Array<string | number | null> {
+  return [
+    e.ts,
+    e.requestId,
+    e.team,
+    e.keyId,
+    e.sessionId ?? null,
+    e.kind,
+    e.tool,
+    e.argsSha256,
+    e.status,
+    e.error ?? null,
+    e.durationMs,
+    e.resultBytes,
+    e.toolCalls ?? null,
+    e.decidedBy ?? null,
+    e.worker ?? null,
+  ];
+}
+
+/** A row read back as the entry it was written from. */
+export function toEntry(r: EntryRow): AuditEntry {
+  return {
+    ts: r.ts,
+    requestId: r.request_id,
+    team: r.team,
+    keyId: r.key_id,
+    ...(r.session_id !== null ? { sessionId: r.session_id } : {}),
+    kind: r.kind as AuditEntry["kind"],
+    tool: r.tool,
+    argsSha256: r.args_sha256,
+    status: r.status as AuditEntry["status"],
+    ...(r.error !== null ? { error: r.error } : {}),
+    durationMs: r.duration_ms,
+    resultBytes: r.result_bytes,
+    ...(r.tool_calls !== null ? { toolCalls: r.tool_calls } : {}),
+    ...(r.decided_by !== null ? { decidedBy: r.decided_by as NonNullable<AuditEntry["decidedBy"]> } : {}),
+    ...(r.worker !== null ? { worker: r.worker } : {}),
+  };
+}

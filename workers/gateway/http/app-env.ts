@@ -1,0 +1,18 @@
+import type { RequestContext } from "../context/request-context";
+import type { OperatorSession } from "../dashboard/session";
+import type { GatewayEnv } from "../env";
+import type { PhaseClock } from "../timing/clock";
+
+/** What middleware sets on Hono's context: finished values only. */
+export interface AppVariables {
+  requestId: string;
+  /** phase timings of this request (PHASE_TIMING, operator requests only) */
+  clock?: PhaseClock;
+  /** /mcp and /v1/* only: the authenticated, admitted request (context/middleware.ts) */
+  context: RequestContext;
+  /** /dashboard pages past sign-in: the operator's session and the ADMIN_TOKEN it was signed in with */
+  operator: { session: OperatorSession; token: string };
+}
+
+/** The Hono app's environment: the Worker's bindings and the variables above. */
+export type AppEnv = { Bindings: GatewayEnv; Variables: AppVariables };
