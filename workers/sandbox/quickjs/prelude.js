@@ -102,6 +102,7 @@
         return apply(native, this, args);
       },
     }[name];
+    Object.defineProperty(guarded, "length", { value: native.length, configurable: true });
     define(AP, name, guarded);
   }
   if (AP[Symbol.iterator] !== AP.values) define(AP, Symbol.iterator, AP.values);
