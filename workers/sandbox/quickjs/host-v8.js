@@ -162,6 +162,7 @@ function answer(request) {
     return TYPES[type].prototype[method].call(self, ...(args ?? []));
   }
   if (op === "parseDate") return Date.parse(request.text);
+  if (op === "localeFields") return LOCALE_FIELDS;
   if (op === "jsonError") {
     try {
       JSON.parse(request.text);

@@ -129,18 +129,8 @@
         );
     }
     if (kind === "Locale") {
-      for (const field of [
-        "baseName",
-        "calendar",
-        "caseFirst",
-        "collation",
-        "hourCycle",
-        "language",
-        "numberingSystem",
-        "numeric",
-        "region",
-        "script",
-      ])
+      // The fields a Locale shows are the host's (host-v8.js LOCALE_FIELDS).
+      for (const field of ask({ op: "localeFields" }))
         Object.defineProperty(proto, field, {
           configurable: true,
           get() {
