@@ -8,6 +8,7 @@ import classes from "./classes";
 import collation from "./collation";
 import collections from "./collections";
 import dataProcessing from "./data-processing";
+import dataProcessing2 from "./data-processing-2";
 import dates from "./dates";
 import errors from "./errors";
 import intl from "./intl";
@@ -35,6 +36,7 @@ export const CORPUS: Snippet[] = [
   ...urlEncoding,
   ...builtins,
   ...dataProcessing,
+  ...dataProcessing2,
   ...math,
   ...classes,
 ];
