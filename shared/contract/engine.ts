@@ -97,22 +97,3 @@ export const BRIDGE_METHODS = [
   "session",
   "log",
 ] as const;
-
-/** Gateway → warm worker: one execution (workers/sandbox/quickjs/engine.js `run`, then interpreter.js and execution.js). */
-export interface EngineRun {
-  /** the runtime's modules and the agent's compiled module (workers/sandbox/parts.ts) */
-  modules: Record<string, string>;
-  options: import("./sandbox").IsolateOptions;
-  fuel: number;
-  /** EXEC_CPU_MS: names the limit when fuel runs out (cpuBudgetError) */
-  cpuMs: number;
-  memoryBytes: number;
-  /** the longest report text the gateway accepts (reportCharCap) */
-  reportCap: number;
-  /**
-   * JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside
-   * it. run-sandbox.ts still sizes it for a workspace file in base64, as bytes first crossed: looser
-   * than needed, left as it was.
-   */
-  maxCallChars: number;
-}

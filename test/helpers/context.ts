@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import type { Engine } from "../../shared/contract/engine";
 import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { loadConfig } from "../../workers/gateway/config";
-import type { RequestContext } from "../../workers/gateway/context/request-context";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import type { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
+import type { RequestContext } from "../../workers/gateway/request/context";
 import { ExecutionSession } from "../../workers/gateway/sessions/execution";
 
 /** The bridge's work for one execution in `ctx`, with the session that context resolves to. */

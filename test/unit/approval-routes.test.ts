@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import type { ApprovalView } from "../../durable-objects/approvals/approval";
 import { createApp } from "../../workers/gateway/app";
-import type { RequestContext } from "../../workers/gateway/context/request-context";
 import { answerApprovals } from "../../workers/gateway/mcp/approval-questions";
+import type { RequestContext } from "../../workers/gateway/request/context";
 import { TEST_ADMIN_TOKEN } from "../helpers/keys";
 import { teamWithKey } from "../helpers/teams";
 import { deskHost, pending } from "./approval-desk-host";

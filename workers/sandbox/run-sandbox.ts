@@ -1,7 +1,8 @@
 import { SESSION_LIMITS } from "../../shared/contract/caps";
-import { ENGINE_LIMITS, type EngineRun, fuelFor } from "../../shared/contract/engine";
+import { ENGINE_LIMITS, fuelFor } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import {
+  type EngineRun,
   failedOutcome,
   HOST_GRACE_MS,
   IsolateReport,

@@ -2,9 +2,9 @@ import type { ApprovalDecision, PendingApproval } from "../../../durable-objects
 import { hex } from "../../../shared/hash";
 import { auditApproval, sha256Hex } from "../audit";
 import { quoteName, ToolCallError } from "../bridge/call-tool";
-import type { RequestContext } from "../context/request-context";
 import { clip } from "../discovery/ts-syntax";
 import type { ExecutionEvents } from "../execution/events";
+import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
 import type { ApprovalAsker, ApprovalQuestion } from "./asker";
 import { approvalDesk } from "./desk";

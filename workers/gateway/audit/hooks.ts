@@ -1,7 +1,7 @@
 import type { AuditEntry } from "../../../durable-objects/audit/entry";
 import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { jsonBytes, sha256Hex, utf8Bytes } from "./hash";
 import { recordAudit } from "./record";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SkillRecord } from "../../../shared/contract/skills";
 import type { CatalogTool } from "../../../shared/contract/tools";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { skillTool } from "../skills/catalog";
 import { SkillError, SkillStore } from "../skills/store";
 import { toolPolicy } from "../teams/policy";

@@ -7,11 +7,11 @@ import { readJson } from "../http/body";
 import { requireConfig } from "../http/config";
 import { isInitialize, requireValidBatch } from "../mcp/messages";
 import { requireBatchAllowed, requireSession } from "../mcp/sessions";
+import type { JsonBody, RequestContext } from "../request/context";
 import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { timed } from "../timing/clock";
 import { authenticate } from "./api-key";
 import { loneExecuteCall } from "./lone-execute";
-import type { JsonBody, RequestContext } from "./request-context";
 
 /**
  * Builds the request's context for /mcp and /v1/*, in order: the API key (401), the team's record

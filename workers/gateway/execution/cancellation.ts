@@ -1,7 +1,7 @@
 import type { RequestId } from "@modelcontextprotocol/server";
 import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
-import type { RequestContext } from "../context/request-context";
 import { asSpec } from "../mcp/spec";
+import type { RequestContext } from "../request/context";
 import { sessionStub } from "../sessions/store";
 
 /**

@@ -1,6 +1,6 @@
-import type { RequestContext } from "../context/request-context";
 import type { OperatorSession } from "../dashboard/session";
 import type { GatewayEnv } from "../env";
+import type { RequestContext } from "../request/context";
 import type { PhaseClock } from "../timing/clock";
 
 /** What middleware sets on Hono's context: finished values only. */

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
 import { approvalDesk } from "../approvals/desk";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { asSpec } from "./spec";
 
 /** What a tool handler can send to its client on the request's stream. */

@@ -1,6 +1,6 @@
 import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
-import type { RequestContext } from "../context/request-context";
 import { type ExecutionChannel, executeToResult } from "../operations/execute";
+import type { RequestContext } from "../request/context";
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
 export function toToolResult(result: ExecuteResult) {

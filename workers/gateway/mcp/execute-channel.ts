@@ -3,9 +3,9 @@ import {
   type ServerContext,
   type ServerNotification,
 } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../context/request-context";
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/execute";
+import type { RequestContext } from "../request/context";
 import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
 import { levelOf, McpNotifier } from "./notifier";
 

@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { forgetSession } from "../sessions/live";
 import { sessionStub } from "../sessions/store";
 

@@ -1,5 +1,5 @@
 import { createMcpHandler, type McpRequestContext } from "@modelcontextprotocol/server";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import type { RequestLink } from "./execute-channel";
 import { createMcpServer } from "./server";
 

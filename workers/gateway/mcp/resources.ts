@@ -1,6 +1,6 @@
 import { type McpServer, ProtocolError, type ServerContext } from "@modelcontextprotocol/server";
 import { type FileInfo, pathProblem, type SessionCall } from "../../../shared/contract/session";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { textForClient } from "../sessions/client-text";
 import { mimeTypeOf } from "../sessions/file-types";
 import { callSession } from "../sessions/store";

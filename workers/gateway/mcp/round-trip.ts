@@ -9,8 +9,8 @@ import {
 import type { RunEvent, RunStatus } from "../../../durable-objects/runs/run-event";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import { approvalDesk } from "../approvals/desk";
-import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
+import type { RequestContext } from "../request/context";
 import { isRunId, newRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";

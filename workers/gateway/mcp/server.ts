@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { VERSION } from "../version";
 import type { RequestLink } from "./execute-channel";
 import { registerLogLevel } from "./log-level";

@@ -1,6 +1,6 @@
 import { ProtocolError } from "@modelcontextprotocol/server";
 import { SKILL_NAME } from "../../../shared/contract/skills";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { renderSkillMd } from "../skills/skill-md";
 import { SkillStore } from "../skills/store";
 import { toolPolicy } from "../teams/policy";

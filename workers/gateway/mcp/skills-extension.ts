@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { type Skill, SkillsExtension, skillEntry } from "@modelcontextprotocol/server/ext/skills";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { renderSkillMd } from "../skills/skill-md";
 import { extensionName, skillNameOf, skillStore, visibleSkills } from "./skill-resources";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 
 const ExecuteCall = z.object({
   method: z.literal("tools/call"),

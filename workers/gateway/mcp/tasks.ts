@@ -7,7 +7,7 @@ import {
 import { z } from "zod";
 import type { RunStatus } from "../../../durable-objects/runs/run-event";
 import { approvalDesk } from "../approvals/desk";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { isRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";

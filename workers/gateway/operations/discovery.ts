@@ -5,8 +5,8 @@ import type {
   ToolDefinition,
 } from "../../../shared/contract/discovery";
 import { approvalNote } from "../approvals/policy";
-import type { RequestContext } from "../context/request-context";
 import { searchTools, toolDefinition } from "../discovery/service";
+import type { RequestContext } from "../request/context";
 import { withSkills } from "../skills/discovery";
 import { upstreamsFor } from "../upstreams";
 

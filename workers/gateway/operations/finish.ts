@@ -2,8 +2,8 @@ import { type ExecuteResult, failedExecution } from "../../../shared/contract/ex
 import type { PiiKind } from "../../../shared/contract/session";
 import { log } from "../../../shared/log";
 import { tokenizeResult } from "../../../shared/privacy/result";
-import type { RequestContext } from "../context/request-context";
 import { boundAnswer } from "../execution/answer";
+import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
 
 /**

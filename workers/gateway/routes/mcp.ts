@@ -1,7 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { z } from "zod";
-import type { RequestContext } from "../context/request-context";
 import { cancellation, cancelRequests } from "../execution/cancellation";
 import { executionTimeoutMs } from "../execution/limits";
 import type { AppEnv } from "../http/app-env";
@@ -13,6 +12,7 @@ import { serveModern } from "../mcp/modern";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
 import { needsStream } from "../mcp/streaming";
+import type { RequestContext } from "../request/context";
 import { createSession } from "../sessions/store";
 import { timed } from "../timing/clock";
 

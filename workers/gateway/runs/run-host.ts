@@ -4,12 +4,12 @@ import { isEnd, RunLog } from "../../../durable-objects/runs/run-log";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import type { ApprovalAsker } from "../approvals/asker";
 import { loadConfig } from "../config";
-import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
 import type { ExecutionEvents } from "../execution/events";
 import { executionTimeoutMs } from "../execution/limits";
 import { ProgressMeter } from "../execution/progress";
 import { executeToResult } from "../operations/execute";
+import type { RequestContext } from "../request/context";
 import { withTeamLimits } from "../teams/resolve";
 import type { TeamRecord } from "../teams/schema";
 

@@ -1,6 +1,6 @@
 import type { PiiItem } from "../../../shared/contract/session";
 import { tokenizeValues } from "../../../shared/privacy/tokenize";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { sessionStub } from "./store";
 
 /**

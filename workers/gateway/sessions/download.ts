@@ -1,6 +1,6 @@
 import { pathProblem, SESSION_LIMITS } from "../../../shared/contract/session";
-import type { RequestContext } from "../context/request-context";
 import { HttpError } from "../http/errors";
+import type { RequestContext } from "../request/context";
 import { textForClient } from "./client-text";
 import { isActiveType, isTextType, mimeTypeOf, utf8Text } from "./file-types";
 import { callSession, sessionNotFound } from "./store";

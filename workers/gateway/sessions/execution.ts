@@ -1,6 +1,6 @@
 import type { PiiItem, SessionAnswer, SessionCall } from "../../../shared/contract/session";
 import { sessionHistory } from "../audit";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { EphemeralVault } from "./ephemeral-vault";
 import { liveSession } from "./live";
 import { callSession, createSession, sessionNotFound, sessionStub } from "./store";

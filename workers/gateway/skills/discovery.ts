@@ -1,5 +1,5 @@
 import { log } from "../../../shared/log";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { applyPolicy, policyRefusal } from "../teams/policy";
 import type { Catalog } from "../upstreams";
 import { SKILLS_SERVER, skillTool } from "./catalog";

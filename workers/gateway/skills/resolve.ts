@@ -1,6 +1,6 @@
 import type { IsolateOptions, LoadedSkill } from "../../../shared/contract/sandbox";
 import { MAX_SKILLS_PER_EXECUTION, type SkillRecord } from "../../../shared/contract/skills";
-import type { RequestContext } from "../context/request-context";
+import type { RequestContext } from "../request/context";
 import { toolPolicy } from "../teams/policy";
 import { skillNamesIn } from "./scan";
 import { SkillStore } from "./store";

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
-import type { RequestContext } from "../context/request-context";
 import type { GatewayEnv } from "../env";
+import type { RequestContext } from "../request/context";
 import { applyPolicy, policyRefusal } from "../teams/policy";
 import { loadTeam, teamServers, withTeamLimits } from "../teams/resolve";
 import { type Catalog, loadCatalog, type ServerState } from "./catalog";

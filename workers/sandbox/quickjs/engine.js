@@ -27,7 +27,7 @@ let inFlight = 0;
 const waiting = [];
 
 /**
- * @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun
+ * @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun
  */
 
 export default class WarmSandbox extends WorkerEntrypoint {

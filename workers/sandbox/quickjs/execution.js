@@ -20,7 +20,7 @@ export const MAIN = `import run from "agent.js";
 import * as parts from "parts.js";
 export { run, parts };`;
 
-/** @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun */
+/** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
 
 export class Execution {
   /**

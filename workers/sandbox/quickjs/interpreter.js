@@ -19,7 +19,7 @@ const RUN_CODE = RUN_CODE_SOURCE;
 /** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
 const memories = memoryPool(1);
 
-/** @typedef {import("../../../shared/contract/engine").EngineRun} EngineRun */
+/** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
 
 /**
  * An interpreter made before an execution asks for one: a fresh wasm instance of QuickJS, its

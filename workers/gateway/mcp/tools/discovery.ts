@@ -6,8 +6,8 @@ import {
   searchInputShape,
 } from "../../../../shared/contract/discovery";
 import { ToolCallError } from "../../bridge/call-tool";
-import type { RequestContext } from "../../context/request-context";
 import { definition, search } from "../../operations/discovery";
+import type { RequestContext } from "../../request/context";
 
 const json = (value: unknown, isError = false) => ({
   content: [{ type: "text" as const, text: JSON.stringify(value) }],

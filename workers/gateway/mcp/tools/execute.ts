@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { executeInputShape, executeOutputShape } from "../../../../shared/contract/execute";
-import type { RequestContext } from "../../context/request-context";
 import { executionTimeoutMs } from "../../execution/limits";
+import type { RequestContext } from "../../request/context";
 import { executeToolAnswer } from "../execute-answer";
 import { mcpChannel, type RequestLink } from "../execute-channel";
 import { asksByRoundTrip, executeDetached, type RoundState, resumeRoundTrip } from "../round-trip";
