@@ -147,7 +147,8 @@ def _error_data(e, max_chars):
     that is not JSON becomes its repr. None when it has none, or when their JSON exceeds `max_chars`."""
     try:
         own = getattr(e, "__dict__", None)
-        fields = {k: v for k, v in own.items() if isinstance(k, str) and not k.startswith("__")} if isinstance(own, dict) else {}
+        own = own if isinstance(own, dict) else {}
+        fields = {k: v for k, v in own.items() if isinstance(k, str) and not k.startswith("__")}
         args = e.args
         if isinstance(args, tuple) and len(args) > 1 and "args" not in fields:
             fields["args"] = list(args)
