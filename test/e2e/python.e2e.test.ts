@@ -33,6 +33,24 @@ describe("python over MCP", () => {
     expect(s.error).toMatchObject({ name: "SyntaxError", line: 1 });
   });
 
+  it("puts an exception's own attributes in error.data: JSON-safe, bounded, by the runtime's own encoder", async () => {
+    const r = await py(
+      'import json\njson.dumps = lambda *a, **k: "broken"\n\nclass ApiError(Exception):\n    pass\n\ne = ApiError("not found")\ne.code = 404\ne.status = "missing"\ne.kind = object\ne.blob = "x" * 5000\nraise e',
+    );
+    expect(r.error).toMatchObject({
+      name: "ApiError",
+      message: "not found",
+      line: 12,
+      data: { code: 404, status: "missing", kind: "<class 'object'>" },
+    });
+    expect(JSON.stringify(r.error?.data).length).toBeLessThanOrEqual(500);
+    expect((r.error?.data as { blob?: string } | undefined)?.blob).toMatch(/^x+$/);
+    const args = await py("raise ValueError('bad row', 7, {'id': 3})");
+    expect(args.error?.data).toEqual({ args: ["bad row", 7, { id: 3 }] });
+    const plain = await py("raise ValueError('bad value')");
+    expect(plain.error).not.toHaveProperty("data");
+  });
+
   it("keeps only the submitted code's frames in a stack, through tool errors, the stdlib and chained exceptions", async () => {
     const tool = await py('x = 1\nawait tools.demo.list_tickets(status="nope")');
     expect(tool.error).toMatchObject({ name: "ValidationError", line: 2 });

@@ -139,3 +139,25 @@ def _jsonable(v, depth, seen):
         return repr(v)
     finally:
         seen.discard(id(v))
+
+
+def _error_data(e, max_chars):
+    """An exception's own attributes (its `__dict__`, and `args` when they hold more than the message)
+    as a JSON-safe dict, for the result's `error.data` (the JS side cuts it to ERROR_CAPS.data); a value
+    that is not JSON becomes its repr. None when it has none, or when their JSON exceeds `max_chars`."""
+    try:
+        own = getattr(e, "__dict__", None)
+        own = own if isinstance(own, dict) else {}
+        fields = {k: v for k, v in own.items() if isinstance(k, str) and not k.startswith("__")}
+        args = e.args
+        if isinstance(args, tuple) and len(args) > 1 and "args" not in fields:
+            fields["args"] = list(args)
+        data = {}
+        for key, value in fields.items():
+            try:
+                data[key] = _jsonable(value, 0, set())
+            except Exception:  # noqa: BLE001 - an awaitable, or a repr that raised
+                data[key] = f"<{type(value).__name__}>"
+        return data if data and len(_dumps(data)) <= max_chars else None
+    except Exception:  # noqa: BLE001 - the exception's own attribute access failed
+        return None

@@ -20,7 +20,7 @@ from inspect import CORO_CREATED as _CORO_CREATED, getcoroutinestate as _coro_st
 from time import monotonic as _monotonic  # noqa: E402
 from traceback import StackSummary as _StackSummary, TracebackException as _TracebackException  # noqa: E402
 
-from _sandbox_json import _dumps, _jsonable  # noqa: E402
+from _sandbox_json import _dumps, _error_data, _jsonable  # noqa: E402
 from _sandbox_guard import BudgetExceeded, _Budget, _exhausted, _install_guard, _Instrument  # noqa: E402
 from _sandbox_globals import _code_globals, _Env  # noqa: E402
 from _sandbox_skills import SKILL_FILE, _Runner  # noqa: E402
@@ -72,7 +72,7 @@ class _LogHandler(logging.Handler):
             pass
 
 
-def _describe(e):
+def _describe(e, max_chars):
     line = None
     # the innermost Python skill frame below the code's last line: where in which skill it failed
     skill_at = None
@@ -107,6 +107,9 @@ def _describe(e):
         pass
     out["message"] = out["message"][:1000]
     out["name"] = out["name"][:200]
+    data = None if isinstance(e, BudgetExceeded) else _error_data(e, max_chars)
+    if data is not None:
+        out["data"] = data
     return out
 
 
@@ -224,7 +227,7 @@ async def _run(code, options, fns, log):
         if pending is not None and hasattr(pending, "__await__"):
             await pending
     except BaseException as e:  # noqa: BLE001
-        report["error"] = _describe(e)
+        report["error"] = _describe(e, max_chars)
         if budget.tripped is None and _exhausted(budget):
             # RecursionError inside the guard's refill ends its ticker: every later tick raised
             # StopIteration, which is what stopped the code.
@@ -243,7 +246,7 @@ async def _run(code, options, fns, log):
                 raise _result_too_large(len(text), max_chars)
             report["resultJson"] = text
     except BaseException as e:  # noqa: BLE001
-        report["error"] = _describe(e)
+        report["error"] = _describe(e, max_chars)
     finally:
         for name in names:
             builtins.__dict__.pop(name, None)

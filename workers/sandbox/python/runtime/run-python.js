@@ -3,7 +3,15 @@
 // Never throws. Used by isolate.js and warm.js.
 import { toJsonText, unwrap } from "./bridge-io.js";
 import { makeBridgeFunctions } from "./py-bridge.js";
-import { cutOutsidePii, liveLog, pendingCalls, SESSION_LIMITS, shapeOutput } from "./python-support.js";
+import {
+  cutOutsidePii,
+  ERROR_CAPS,
+  fitJson,
+  liveLog,
+  pendingCalls,
+  SESSION_LIMITS,
+  shapeOutput,
+} from "./python-support.js";
 
 const LOG_LINES = 10_000;
 /** Skills with their own `stats.calls` entry (SkillRuns in shared/contract/sandbox.ts). */
@@ -20,7 +28,7 @@ const RESULT_CHARS = 5_000_000;
 /**
  * @typedef {Awaited<ReturnType<typeof import("./boot.js").boot>>} Pyodide
  * @typedef {(name: string, args: unknown) => Promise<unknown>} CallSkill
- * @typedef {{ resultJson?: string, result?: unknown, warnings?: string[], skillRuns?: Array<{ name: string, count: number, errors: number, ms: number }>, error?: { name: string, message: string, stack?: string, line?: number, column?: number } }} Ran
+ * @typedef {{ resultJson?: string, result?: unknown, warnings?: string[], skillRuns?: Array<{ name: string, count: number, errors: number, ms: number }>, error?: { name: string, message: string, stack?: string, line?: number, column?: number, data?: unknown } }} Ran
  * @typedef {(toJson: (value: unknown, what: string) => string, unwrap: (res: import("../../../../shared/contract/sandbox").BridgeResult) => unknown, track: (label: string, call: Promise<unknown>) => Promise<unknown>) => CallSkill} SkillsFor
  */
 
@@ -107,11 +115,23 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     logsCut: shaped.logsCut,
     ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
     ...(skillRuns.length ? { skillRuns } : {}),
-    ...(ran.error ? { error: ran.error } : {}),
+    ...(ran.error ? { error: fitData(ran.error) } : {}),
   });
 }
 
 const LATE = Symbol("late");
+
+/**
+ * The error with its `data` (the exception's own attributes) cut to ERROR_CAPS.data without breaking
+ * its JSON, as the TypeScript runtime cuts an Error's fields.
+ * @param {NonNullable<Ran["error"]>} error
+ */
+function fitData(error) {
+  const { data, ...rest } = error;
+  if (data === undefined) return rest;
+  const fitted = fitJson(data, ERROR_CAPS.data, { path: "error.data" });
+  return fitted.json.length <= ERROR_CAPS.data ? { ...rest, data: fitted.value } : rest;
+}
 
 /**
  * Rejects with the cause when the interpreter fails fatally (a wasm stack overflow, say): pyodide
@@ -160,6 +180,8 @@ function readReport(text) {
       (skillRuns === undefined || (Array.isArray(skillRuns) && skillRuns.every(isRun))) &&
       (error === undefined || (isText(fields.name) && isText(fields.message))) &&
       (fields.stack === undefined || isText(fields.stack)) &&
+      (fields.data === undefined ||
+        (typeof fields.data === "object" && fields.data !== null && !Array.isArray(fields.data))) &&
       ["line", "column"].every((k) => fields[k] === undefined || Number.isInteger(fields[k]))
     ) {
       return { ...ran, ...(resultJson === undefined ? {} : { result: JSON.parse(resultJson) }) };
