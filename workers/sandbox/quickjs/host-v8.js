@@ -52,14 +52,15 @@ const METHODS = {
 };
 const STATICS = new Set(["supportedLocalesOf", "getCanonicalLocales", "supportedValuesOf"]);
 
-/** Prototype methods answered here, by the type of `this`. */
+/**
+ * Prototype methods answered here, by the type of `this` (numbers, dates and `localeCompare` go on
+ * the lean path: LEAN_V8 below).
+ */
 const PROTO = {
-  Number: new Set(["toLocaleString"]),
   BigInt: new Set(["toLocaleString"]),
-  Date: new Set(["toString", "toTimeString", "toLocaleString", "toLocaleDateString", "toLocaleTimeString"]),
-  String: new Set(["localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"]),
+  String: new Set(["toLocaleUpperCase", "toLocaleLowerCase"]),
 };
-const TYPES = { Number, BigInt, Date, String };
+const TYPES = { BigInt, String };
 
 const LOCALE_FIELDS = [
   "baseName",
