@@ -9,8 +9,8 @@ const G = "^workers/gateway/";
 
 /** The gateway's layers, top to bottom; each may import only from the layers after it. */
 const LAYERS = [
-  ["edge", `${G}(http|context|routes|mcp|oauth|dashboard)/|${G}(index|app)\\.ts$`],
-  ["execution", `${G}(operations|execution|bridge|approvals|runs)/`],
+  ["edge", `${G}(http|context|routes|mcp|oauth|dashboard|runs)/|${G}(index|app)\\.ts$`],
+  ["execution", `${G}(operations|execution|bridge|approvals)/`],
   ["catalog", `${G}(upstreams|discovery)/`],
   ["state", `${G}(request|teams|admission|sessions|skills|audit|egress|write-behind|timing)/`],
   ["base", `${G}(env|config|errors|version)\\.ts$`],

@@ -4,7 +4,11 @@ import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engi
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
 import { disposeQuietly } from "../../shared/dispose";
 import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
-import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { executionTimeoutMs } from "../../workers/gateway/execution/limits";
+import {
+  type SandboxDeps,
+  sendToSandbox as sendPlanned,
+} from "../../workers/gateway/execution/send-to-sandbox";
 import { type EngineChoice, placeExecution } from "../../workers/gateway/execution/worker-pool";
 import { inProcessHost } from "../../workers/sandbox/run-sandbox";
 import { testContext } from "./context";
@@ -91,6 +95,11 @@ function placed(engine: Engine, language: ExecuteInput["language"], memoryBytes?
   const place = placeExecution("unit-sandbox", config, language, false);
   place.release();
   return place.engine;
+}
+
+/** `sendToSandbox` with the timeout a plan would resolve for `input` (tests send inputs, not plans). */
+export function sendToSandbox(deps: SandboxDeps, input: ExecuteInput): Promise<ExecuteResult> {
+  return sendPlanned(deps, input, executionTimeoutMs(input, deps.limits));
 }
 
 /**

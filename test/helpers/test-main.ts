@@ -3,9 +3,9 @@
 export {
   ApprovalDesk,
   AuditLog,
+  DetachedRun,
   default,
   RateLimiter,
-  RunHost,
   SessionObject,
   SkillIndex,
 } from "../../workers/gateway/index";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ANSWER_OVERHEAD_CHARS } from "../../shared/contract/caps";
-import { execute } from "../../workers/gateway/operations/execute";
 import { postJson } from "../helpers/app";
 import { testContext } from "../helpers/context";
+import { execute } from "../helpers/execute";
 import { sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
 
 // What the agent sees (issue 33): nothing the code starts is dropped without a word, a cut result

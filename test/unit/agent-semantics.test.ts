@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { ERROR_CAPS } from "../../shared/contract/caps";
 import type { Engine } from "../../shared/contract/engine";
 import type { ExecuteInput } from "../../shared/contract/execute";
-import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
-import { execute } from "../../workers/gateway/operations/execute";
+import type { SandboxDeps } from "../../workers/gateway/execution/send-to-sandbox";
 import { testContext } from "../helpers/context";
 import { EchoBridge } from "../helpers/echo-bridge";
-import { deps } from "../helpers/sandbox";
+import { execute } from "../helpers/execute";
+import { deps, sendToSandbox } from "../helpers/sandbox";
 
 // Contract "Engine fidelity": the same answers on both engines for a last expression without
 // `return`, a thrown non-Error, an error's own fields, and console lines streamed while code runs.

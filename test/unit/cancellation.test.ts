@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ExecuteResult } from "../../shared/contract/execute";
-import { execute } from "../../workers/gateway/operations/execute";
 import { AUTH, initialize, MCP_HEADERS, request } from "../helpers/app";
 import { testContext } from "../helpers/context";
+import { execute } from "../helpers/execute";
 
 // Cancellation of a running execution (contract "Approvals, progress, cancellation"): by the
 // caller's signal (a REST client that drops its request), and by notifications/cancelled that
@@ -14,9 +14,13 @@ describe("a cancelled execution", () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 300);
     const started = Date.now();
-    const result = await execute(testContext(), { code: LOOP, timeoutMs: 10_000 }, undefined, {
-      signal: abort.signal,
-    });
+    const result = await execute(
+      testContext(),
+      { code: LOOP, timeoutMs: 10_000 },
+      {
+        signal: abort.signal,
+      },
+    );
     expect(result.error?.name).toBe("CancelledError");
     expect(Date.now() - started).toBeLessThan(3_000);
   });

@@ -2,9 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Engine } from "../../shared/contract/engine";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { bridgeWork, testContext } from "../helpers/context";
-import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
+import { countingLoader, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
 
 // fetch() from code with a team's egress list: the isolate still has globalOutbound null; its
 // fetch goes through the execution's bridge to the gateway, which checks every hop. The gateway's

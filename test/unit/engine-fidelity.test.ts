@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { compareAnswers, type Verdict } from "../fidelity/compare";
 import { CORPUS } from "../fidelity/corpus";
 import type { Snippet } from "../fidelity/snippet";
-import { deps } from "../helpers/sandbox";
+import { deps, sendToSandbox } from "../helpers/sandbox";
 
 // Engine fidelity (contract "Engine fidelity"): every snippet of the corpus (test/fidelity/corpus/,
 // agent-style code) runs on both engines; the isolate engine's answer is V8's. An answer of the

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { QUICKJS_WITHOUT_WORKER, SandboxRequest } from "../../shared/contract/sandbox";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { runSandbox } from "../../workers/sandbox/run-sandbox";
 import { TEST_API_KEY } from "../helpers/keys";
-import { countingLoader, LIMITS, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
+import { countingLoader, LIMITS, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
 
 describe.each(TEST_ENGINES)("on %s", (engine) => {
   const { run, deps } = sandboxOn(engine);

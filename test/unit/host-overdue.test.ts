@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { SandboxHostApi } from "../../shared/contract/sandbox";
-import { sandboxHostOverdueSince, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
+import { sandboxHostOverdueSince } from "../../workers/gateway/execution/send-to-sandbox";
 import { request } from "../helpers/app";
-import { deps } from "../helpers/sandbox";
+import { deps, sendToSandbox } from "../helpers/sandbox";
 
 // A sandbox host in another process (one that answers pings) that misses an execution's deadline is
 // reported by GET /live, for the local stack's supervisor to restart; one that answers a ping is fine again.

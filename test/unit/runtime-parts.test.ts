@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { PARTS_MODULE, runtimeModules, usesBridge } from "../../workers/sandbox/parts";
-import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
+import { countingLoader, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
 
 // The sandbox runtime's optional parts are loaded only for code that names their globals
 // (workers/sandbox/parts.ts): every module is compiled again in each fresh isolate.

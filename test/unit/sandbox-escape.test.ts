@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { compileAgentCode } from "../../workers/sandbox/compile";
 import { HANG_GUARD_MS } from "../helpers/hang-guard";
-import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
+import { countingLoader, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
 
 // Code that closes the function it is wrapped in and puts statements at the module's top level,
 // where the guard never runs and `import` declarations work. Each must be refused before any

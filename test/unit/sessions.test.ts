@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
-import { execute } from "../../workers/gateway/operations/execute";
 import { createSession } from "../../workers/gateway/sessions/store";
 import { AUTH, postJson, request, rpc } from "../helpers/app";
 import { bridgeWork, testContext } from "../helpers/context";
+import { execute } from "../helpers/execute";
 
 // The gateway side of sessions: which session an execution runs in, what the bridge lets through
 // to the session object, and the REST routes. Storage itself: session-storage.test.ts.

@@ -5,11 +5,11 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import { definition, search } from "../../workers/gateway/operations/discovery";
-import { execute } from "../../workers/gateway/operations/execute";
 import { sandboxSkills, skillsForExecution } from "../../workers/gateway/skills/resolve";
 import { renderSkillMd } from "../../workers/gateway/skills/skill-md";
 import { SkillStore } from "../../workers/gateway/skills/store";
 import { testContext } from "../helpers/context";
+import { execute } from "../helpers/execute";
 
 const gatewayEnv = env as unknown as GatewayEnv;
 /** Python that also parses as JavaScript (an assignment inside a call): it failed as TypeScript. */

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { GatewayEnv } from "../../workers/gateway/env";
-import { execute } from "../../workers/gateway/operations/execute";
 import { skillsForExecution } from "../../workers/gateway/skills/resolve";
 import { skillNamesIn } from "../../workers/gateway/skills/scan";
 import { SkillStore } from "../../workers/gateway/skills/store";
 import { testContext } from "../helpers/context";
+import { execute } from "../helpers/execute";
 
 // Running skills inside the caller's isolate (store: skills-store.test.ts). Each test uses its own
 // team, so the skills of one test are not visible to another.

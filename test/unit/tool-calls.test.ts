@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { findTool } from "../../workers/gateway/bridge/call-tool";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
-import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
-import { execute } from "../../workers/gateway/operations/execute";
 import { bridgeWork, testContext } from "../helpers/context";
 import { EchoBridge } from "../helpers/echo-bridge";
-import { countingLoader, sandboxOn, TEST_ENGINES } from "../helpers/sandbox";
+import { execute } from "../helpers/execute";
+import { countingLoader, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
 
 describe.each(TEST_ENGINES)("on %s", (engine) => {
   const { deps } = sandboxOn(engine);

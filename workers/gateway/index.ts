@@ -5,7 +5,7 @@ export { AuditLog } from "../../durable-objects/audit/audit-log";
 export { RateLimiter } from "../../durable-objects/limiter/rate-limiter";
 export { SessionObject } from "../../durable-objects/session/session-object";
 export { SkillIndex } from "../../durable-objects/skills/skill-index";
-export { RunHost } from "./runs/run-host";
+export { DetachedRun } from "./runs/detached-run";
 
 const app = createApp();
 

@@ -7,10 +7,11 @@ import { readJson } from "../http/body";
 import { requireConfig } from "../http/config";
 import { isInitialize, requireValidBatch } from "../mcp/messages";
 import { requireBatchAllowed, requireSession } from "../mcp/sessions";
-import type { JsonBody, RequestContext } from "../request/context";
+import type { JsonBody } from "../request/context";
 import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { timed } from "../timing/clock";
 import { authenticate } from "./api-key";
+import { buildContext, type RequestParts } from "./build";
 import { loneExecuteCall } from "./lone-execute";
 
 /**
@@ -51,22 +52,16 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const call =
     body?.ok && mcpEra !== "modern" ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
   const admission = await admit({ ...ask, execution: call !== undefined });
-  const context: RequestContext = {
-    env: c.env,
-    config,
-    requestId: c.get("requestId"),
-    team,
-    teamRecord,
-    keyId,
+  const caller = { config, team, teamRecord, keyId, requestId: c.get("requestId") };
+  const parts: RequestParts = {
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),
     ...(mcpEra ? { mcpEra } : {}),
     ...(mcpSession ? { mcpSession } : {}),
     ...(call ? { loneExecution: { ...call, lease: admission.lease ?? null } } : {}),
     ...(clock ? { clock } : {}),
-    waitUntil,
   };
-  c.set("context", Object.freeze(context));
+  c.set("context", buildContext(c.env, caller, parts, waitUntil));
   await next();
   for (const [name, value] of Object.entries(admission.headers)) c.res.headers.set(name, value);
 };

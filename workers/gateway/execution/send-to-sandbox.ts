@@ -12,7 +12,7 @@ import {
 import { disposeQuietly } from "../../../shared/dispose";
 import { sandboxSkills } from "../skills/resolve";
 import type { ExecutionLedger } from "./ledger";
-import { type ExecutionLimits, executionTimeoutMs } from "./limits";
+import type { ExecutionLimits } from "./limits";
 import type { EngineChoice } from "./worker-pool";
 
 const PING_TIMEOUT_MS = 1_000;
@@ -53,14 +53,18 @@ export interface SandboxDeps {
 }
 
 /**
- * The gateway's side of running agent code: checks the input against the limits, sends one
+ * The gateway's side of running agent code: checks the input and its plan's timeout against the limits, sends one
  * SandboxRequest to the host, checks the host's answer like any other input, and makes the
  * contract's result, its `stats` from the gateway's own ledger, not the isolate. Never throws: every
  * failure, ours or the code's, comes back as `error`.
  */
-export async function sendToSandbox(deps: SandboxDeps, input: ExecuteInput): Promise<ExecuteResult> {
+export async function sendToSandbox(
+  deps: SandboxDeps,
+  input: ExecuteInput,
+  timeoutMs: number,
+): Promise<ExecuteResult> {
   const started = Date.now();
-  const request = sandboxRequest(deps, input);
+  const request = sandboxRequest(deps, input, timeoutMs);
   const outcome = "error" in request ? failedOutcome(request.error) : await askHost(deps, request);
   deps.ledger?.close();
   if (outcome.skillRuns) deps.ledger?.skillsRan(outcome.skillRuns);
@@ -165,7 +169,11 @@ async function answers(ping: Promise<unknown>): Promise<boolean> {
 }
 
 /** The request the host gets, or the LimitError that stops the input before it leaves. */
-function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest | { error: ExecutionError } {
+function sandboxRequest(
+  deps: SandboxDeps,
+  input: ExecuteInput,
+  timeoutMs: number,
+): SandboxRequest | { error: ExecutionError } {
   const { limits } = deps;
   const language = input.language ?? "typescript";
   const skills = sandboxSkills(deps.skills, language);
@@ -177,7 +185,6 @@ function sandboxRequest(deps: SandboxDeps, input: ExecuteInput): SandboxRequest 
       },
     };
   }
-  const timeoutMs = executionTimeoutMs(input, limits);
   if (timeoutMs > limits.maxTimeoutMs) {
     return {
       error: {

@@ -1,5 +1,6 @@
-import type { ExecuteInput, ExecuteResult } from "../../../shared/contract/execute";
-import { type ExecutionChannel, executeToResult } from "../operations/execute";
+import type { ExecuteResult } from "../../../shared/contract/execute";
+import { executeToResult } from "../operations/execute";
+import type { ExecutionPlan } from "../operations/plan";
 import type { RequestContext } from "../request/context";
 
 /** The MCP result for an execution: structured, the same as JSON text, isError when it failed. */
@@ -12,20 +13,14 @@ export function toToolResult(result: ExecuteResult) {
 }
 
 /**
- * The `execute` tool's answer when it runs in this request (the SDK server, or the route's own path
- * for a lone execution, with the lease admission `granted` it): an unknown sessionId is a
- * SessionNotFoundError result; any other failure is a tool error carrying its message, as the SDK
- * makes it. A detached run's answer is its stored result, shaped where it is read (round-trip.ts,
+ * The `execute` tool's answer when it runs in this request (the SDK server's tool, or the route's
+ * own path for a lone execution): an unknown sessionId is a SessionNotFoundError result; any other
+ * failure is a tool error carrying its message, as the SDK makes it. A detached run's answer is its stored result, shaped where it is read (round-trip.ts,
  * tasks.ts).
  */
-export async function executeToolAnswer(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  granted?: string | null,
-  channel?: ExecutionChannel,
-) {
+export async function executeToolAnswer(ctx: RequestContext, plan: ExecutionPlan) {
   try {
-    return toToolResult(await executeToResult(ctx, input, granted, channel));
+    return toToolResult(await executeToResult(ctx, plan));
   } catch (err) {
     return {
       content: [{ type: "text" as const, text: err instanceof Error ? err.message : String(err) }],

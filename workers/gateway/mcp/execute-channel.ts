@@ -4,7 +4,7 @@ import {
   type ServerNotification,
 } from "@modelcontextprotocol/server";
 import { cancellation } from "../execution/cancellation";
-import type { ExecutionChannel } from "../operations/execute";
+import type { ExecutionChannel } from "../operations/plan";
 import type { RequestContext } from "../request/context";
 import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
 import { levelOf, McpNotifier } from "./notifier";
@@ -19,14 +19,15 @@ export interface RequestLink extends ClientLink {
 /**
  * The channel an `execute` called through the SDK talks to its client on: progress (with a progress
  * token), console lines (after logging/setLevel), approval questions (form elicitation, when the
- * client declared it and the team's policy may ask), and cancellation. `close()` when it returns.
+ * client declared it and the team's policy may ask), and cancellation, listening no longer than the
+ * execution's `timeoutMs` (its plan's); `execute` closes it when it ends.
  */
 export function mcpChannel(
   ctx: RequestContext,
   link: RequestLink,
   extra: ServerContext,
   timeoutMs: number,
-): { channel: ExecutionChannel; close(): void } {
+): ExecutionChannel {
   const progressToken = extra.mcpReq._meta?.progressToken;
   // 2026-07-28: the level rides on each request (`_meta` envelope); 2025: logging/setLevel, kept by the session.
   const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -50,7 +51,10 @@ export function mcpChannel(
     timeoutMs,
   });
   return {
-    channel: { events: notifier, liveLogs: notifier !== undefined, asker, signal: cancel.signal },
+    events: notifier,
+    liveLogs: notifier !== undefined,
+    asker,
+    signal: cancel.signal,
     close() {
       notifier?.close();
       cancel.stop();

@@ -6,12 +6,13 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { RunEvent, RunStatus } from "../../../durable-objects/runs/run-event";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import { approvalDesk } from "../approvals/desk";
+import { callerOf } from "../context/build";
 import type { GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
-import { isRunId, newRunId, runHost } from "../runs/run-stub";
+import type { RunEvent, RunStatus } from "../runs/run-event";
+import { detachedRun, isRunId, newRunId } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
@@ -64,19 +65,18 @@ export async function executeDetached(
   asTask: boolean,
 ) {
   const runId = newRunId();
-  const host = runHost(ctx.env, runId);
-  const { team, teamRecord, keyId, requestId } = ctx;
+  const run = detachedRun(ctx.env, runId);
   // The client gave up before the first answer: the run stops (afterwards, only tasks/cancel stops it).
-  const onAbort = () => void host.cancel(team).catch(() => {});
+  const onAbort = () => void run.cancel(ctx.team).catch(() => {});
   extra.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
   let first: RunEvent | null;
   try {
-    first = await host.start({ team, teamRecord, keyId, requestId }, input, asTask ? TASK_AFTER_MS : null);
+    first = await run.start(callerOf(ctx), input, asTask ? TASK_AFTER_MS : null);
   } finally {
     extra.mcpReq.signal.removeEventListener("abort", onAbort);
   }
   if (first) return answer(ctx, runId, first);
-  const status: RunStatus | null = await host.status(team);
+  const status: RunStatus | null = await run.status(ctx.team);
   if (!status) return failure("internal: the run's log is missing");
   return { resultType: "task", content: [], ...taskView(runId, status) };
 }
@@ -93,7 +93,7 @@ export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext,
     { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
     ctx.team,
   );
-  const next = await runHost(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
+  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
       "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",

@@ -5,10 +5,10 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { RunStatus } from "../../../durable-objects/runs/run-event";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../request/context";
-import { isRunId, runHost } from "../runs/run-stub";
+import type { RunStatus } from "../runs/run-event";
+import { detachedRun, isRunId } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
@@ -84,7 +84,7 @@ export function taskView(runId: string, status: RunStatus) {
 
 /**
  * `tasks/get`, `tasks/update` and `tasks/cancel` of the tasks extension (2026-07-28) over the objects
- * that run detached executions (runs/run-host.ts): the task id is the run id; a task is the team's
+ * that run detached executions (runs/detached-run.ts): the task id is the run id; a task is the team's
  * alone; an approval the run waits on shows as `input_required` and is answered by `tasks/update`.
  */
 export function registerTasks(server: McpServer, ctx: RequestContext): void {
@@ -96,7 +96,9 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     }
-    const found: RunStatus | null = isRunId(taskId) ? await runHost(ctx.env, taskId).status(ctx.team) : null;
+    const found: RunStatus | null = isRunId(taskId)
+      ? await detachedRun(ctx.env, taskId).status(ctx.team)
+      : null;
     if (!found) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
     return found;
   };
@@ -106,7 +108,7 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
   }));
   low.setRequestHandler("tasks/cancel", { params: TaskId }, async ({ taskId }, extra) => {
     await status(taskId, extra);
-    await runHost(ctx.env, taskId).cancel(ctx.team);
+    await detachedRun(ctx.env, taskId).cancel(ctx.team);
     return { resultType: "complete" };
   });
   // The SDK lifts `inputResponses` out of every 2026-07-28 request's params (the retry fields of

@@ -1,14 +1,11 @@
-import { type ExecuteInput, type ExecuteResult, failedExecution } from "../../../shared/contract/execute";
+import { type ExecuteResult, failedExecution } from "../../../shared/contract/execute";
 import { acquireLease, releaseLease } from "../admission/leases";
-import type { ApprovalAsker } from "../approvals/asker";
 import { ApprovalGate } from "../approvals/gate";
 import { auditExecution } from "../audit";
 import { SandboxBridge } from "../bridge/sandbox-bridge";
 import { BridgeWork } from "../bridge/work";
 import { GatewayError } from "../errors";
-import type { ExecutionEvents } from "../execution/events";
 import { ExecutionLedger } from "../execution/ledger";
-import { executionTimeoutMs } from "../execution/limits";
 import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
@@ -18,45 +15,39 @@ import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
 import { timed } from "../timing/clock";
 import { finishInSession } from "./finish";
-
-/** What the caller of an execution offers while it runs; all optional (a JSON answer has none). */
-export interface ExecutionChannel {
-  /** progress, and console lines when `liveLogs` */
-  events?: ExecutionEvents | undefined;
-  liveLogs?: boolean | undefined;
-  /** asks the person behind the client to approve a call */
-  asker?: ApprovalAsker | undefined;
-  /** the client cancelled: the execution stops, its isolate is abandoned */
-  signal?: AbortSignal | undefined;
-}
+import type { ExecutionPlan } from "./plan";
 
 const NEVER_ABORTED = new AbortController().signal;
 
 /**
- * `execute` (MCP tool and POST /v1/execute), the one owner of the execution's concurrency lease:
- * `granted` is the lease admission took for a lone execution (null: none was free); without one a
- * lease is taken here. It goes back in the `finally`, however the execution ends. At most
- * EXEC_MAX_CONCURRENT (or the team's limits.maxConcurrent) run at once; beyond that the result is a
- * ConcurrencyLimitError.
+ * `execute` (every way in: the MCP tool, POST /v1/execute, a detached run), the one owner of the
+ * execution's concurrency lease and its channel: the plan's lease is used, taken, or refused as
+ * `planExecution` found it; it goes back, and the channel is closed, however the execution ends. At
+ * most EXEC_MAX_CONCURRENT (or the team's limits.maxConcurrent) run at once; beyond that the result
+ * is a ConcurrencyLimitError.
  */
-export async function execute(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  granted?: string | null,
-  channel: ExecutionChannel = {},
-): Promise<ExecuteResult> {
-  const lease =
-    granted !== undefined ? granted : await acquireLease(ctx.env, ctx.team, ctx.config, ctx.clock);
-  if (lease === null) {
-    return failedExecution({
-      name: "ConcurrencyLimitError",
-      message: `Team "${ctx.team}" already runs ${ctx.config.rateLimit.maxConcurrent} executions at once; retry shortly`,
-    });
-  }
+export async function execute(ctx: RequestContext, plan: ExecutionPlan): Promise<ExecuteResult> {
   try {
-    return await run(ctx, input, channel);
+    const claim = plan.lease;
+    const lease =
+      "held" in claim
+        ? claim.held
+        : "take" in claim
+          ? await acquireLease(ctx.env, ctx.team, ctx.config, ctx.clock)
+          : null;
+    if (lease === null) {
+      return failedExecution({
+        name: "ConcurrencyLimitError",
+        message: `Team "${ctx.team}" already runs ${ctx.config.rateLimit.maxConcurrent} executions at once; retry shortly`,
+      });
+    }
+    try {
+      return await executeInSession(ctx, plan);
+    } finally {
+      releaseLease(ctx.env, ctx.team, lease, ctx.waitUntil);
+    }
   } finally {
-    releaseLease(ctx.env, ctx.team, lease, ctx.waitUntil);
+    plan.channel.close?.();
   }
 }
 
@@ -65,19 +56,14 @@ export async function execute(
  * an unknown sessionId is a SessionNotFoundError result instead of the GatewayError `execute` throws
  * (which REST answers with 404). Any other failure still throws.
  */
-export async function executeToResult(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  granted?: string | null,
-  channel?: ExecutionChannel,
-): Promise<ExecuteResult> {
+export async function executeToResult(ctx: RequestContext, plan: ExecutionPlan): Promise<ExecuteResult> {
   try {
-    return await execute(ctx, input, granted, channel);
+    return await execute(ctx, plan);
   } catch (err) {
     if (!(err instanceof GatewayError && err.code === "session_not_found")) throw err;
     return failedExecution({
       name: "SessionNotFoundError",
-      message: `sessionId ${JSON.stringify(input.sessionId)}: ${err.message}`,
+      message: `sessionId ${JSON.stringify(plan.input.sessionId)}: ${err.message}`,
     });
   }
 }
@@ -89,13 +75,10 @@ export async function executeToResult(
  * finished (PII, session id) and audited. A cancelled execution writes nothing more: its one audit
  * entry says `cancelled`.
  */
-async function run(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  channel: ExecutionChannel,
-): Promise<ExecuteResult> {
+async function executeInSession(ctx: RequestContext, plan: ExecutionPlan): Promise<ExecuteResult> {
   const startedAt = Date.now();
   const { clock } = ctx;
+  const { input, timeoutMs, channel } = plan;
   const { signal } = channel;
   let session: ExecutionSession | undefined;
   /** the Dynamic Worker that runs it, for the audit entry */
@@ -109,7 +92,6 @@ async function run(
       channel.events && ctx.config.pii === "tokenize"
         ? withPrivateLogs(channel.events, session)
         : channel.events;
-    const timeoutMs = executionTimeoutMs(input, ctx.config.limits);
     const gate = ctx.config.approvals
       ? new ApprovalGate(ctx, {
           session,
@@ -146,6 +128,7 @@ async function run(
         signal,
       },
       input,
+      timeoutMs,
     ).finally(placed.release);
     if (signal?.aborted) {
       auditExecution(ctx, session.id, input, startedAt, { cancelled: true }, worker);

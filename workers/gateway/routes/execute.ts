@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { ExecuteInput } from "../../../shared/contract/execute";
+import { planExecution } from "../context/execution-plan";
 import { SseEvents } from "../execution/sse-events";
 import type { AppEnv } from "../http/app-env";
 import { parseBody } from "../http/body";
@@ -22,18 +23,24 @@ export const executeRoutes = new Hono<AppEnv>().post("/", async (c) => {
   }
   const signal = c.req.raw.signal;
   if (!(c.req.header("Accept") ?? "").includes("text/event-stream")) {
-    return c.json(await execute(ctx, call.input, call.lease, { signal }));
+    return c.json(
+      await execute(
+        ctx,
+        planExecution(ctx, call.input, () => ({ signal })),
+      ),
+    );
   }
   return streamSSE(c, async (stream) => {
     // A client that goes away cancels the stream, whether or not the request's signal says so.
     const dropped = new AbortController();
     stream.onAbort(() => dropped.abort());
     const events = new SseEvents(stream);
-    const result = await execute(ctx, call.input, call.lease, {
+    const plan = planExecution(ctx, call.input, () => ({
       events,
       liveLogs: true,
       signal: AbortSignal.any([signal, dropped.signal]),
-    });
+    }));
+    const result = await execute(ctx, plan);
     await events.finish("result", result);
   });
 });

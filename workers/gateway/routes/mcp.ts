@@ -1,14 +1,14 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { createMcpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { z } from "zod";
+import { planExecution } from "../context/execution-plan";
 import { cancellation, cancelRequests } from "../execution/cancellation";
-import { executionTimeoutMs } from "../execution/limits";
 import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import { executeToolAnswer } from "../mcp/execute-answer";
+import type { RequestLink } from "../mcp/execute-channel";
 import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
-import { serveModern } from "../mcp/modern";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
 import { needsStream } from "../mcp/streaming";
@@ -57,9 +57,29 @@ async function withNewSession(ctx: RequestContext, init: unknown, res: Response)
 }
 
 /**
- * Streamable HTTP (MCP 2025-11-25). The request context has read the body and checked the MCP
- * session it names (context/middleware.ts). A lone execution that will send nothing before its
- * result is answered here with the execute tool's handler and the lease admission took for it.
+ * MCP 2026-07-28 (stateless: `server/discover`, no initialize, no Mcp-Session-Id): the SDK's handler,
+ * made for this request around its context, answering JSON unless an execution talks to its client
+ * while it runs (then SSE). 2025-era requests never reach it.
+ */
+function serveModern(request: Request, ctx: RequestContext, parsedBody: unknown): Promise<Response> {
+  const link: RequestLink = {
+    requestSignal: request.signal,
+    origin: new URL(request.url).origin,
+    send: () => Promise.reject(new Error("MCP 2026-07-28 has no server-to-client requests")),
+  };
+  const handler = createMcpHandler(() => createMcpServer(ctx, link), {
+    legacy: "reject",
+    responseMode: "auto",
+    keepAliveMs: 0,
+  });
+  return handler.fetch(request, { parsedBody });
+}
+
+/**
+ * Streamable HTTP: MCP 2026-07-28 through the SDK's handler (above); 2025-11-25 and older here. The
+ * request context has read the body and checked the MCP session it names (context/middleware.ts).
+ * A lone execution that will send nothing before its result is answered here with the execute
+ * tool's answer, planned with the lease admission took for it.
  * Messages for executions running in other requests (answers to approval questions, cancellations)
  * go to where those listen. Anything else gets a new server and a stateless transport, answering
  * JSON, or SSE when an execution may talk to its client while it runs (mcp/streaming.ts). The
@@ -70,28 +90,16 @@ export const mcpRoutes = new Hono<AppEnv>()
     const ctx = c.get("context");
     if (!ctx.body?.ok) throw ctx.body?.error ?? new Error("the /mcp body was not read");
     const body = ctx.body.value;
-    if (ctx.mcpEra === "modern") {
-      return serveModern(
-        c.req.raw,
-        ctx,
-        { requestSignal: c.req.raw.signal, origin: new URL(c.req.url).origin },
-        body,
-      );
-    }
+    if (ctx.mcpEra === "modern") return serveModern(c.req.raw, ctx, body);
     const call = ctx.loneExecution;
     const stream = needsStream(ctx, body);
     if (call && !stream) {
-      const cancel = cancellation(ctx, {
-        requestSignal: c.req.raw.signal,
-        rpcId: call.rpcId,
-        timeoutMs: executionTimeoutMs(call.input, ctx.config.limits),
+      const plan = planExecution(ctx, call.input, (timeoutMs) => {
+        const cancel = cancellation(ctx, { requestSignal: c.req.raw.signal, rpcId: call.rpcId, timeoutMs });
+        return { signal: cancel.signal, close: cancel.stop };
       });
-      try {
-        const result = await executeToolAnswer(ctx, call.input, call.lease, { signal: cancel.signal });
-        return c.json({ result, jsonrpc: "2.0", id: call.rpcId ?? null });
-      } finally {
-        cancel.stop();
-      }
+      const result = await executeToolAnswer(ctx, plan);
+      return c.json({ result, jsonrpc: "2.0", id: call.rpcId ?? null });
     }
     const batch = Array.isArray(body) ? body : undefined;
     const init = !batch && isInitialize(body);

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { executeInputShape, executeOutputShape } from "../../../../shared/contract/execute";
-import { executionTimeoutMs } from "../../execution/limits";
+import { planExecution } from "../../context/execution-plan";
 import type { RequestContext } from "../../request/context";
 import { executeToolAnswer } from "../execute-answer";
 import { mcpChannel, type RequestLink } from "../execute-channel";
@@ -20,8 +20,9 @@ In code:
 language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
 
 /**
- * The execute tool. In a request that is one execution, admission took its lease; the handler uses
- * it (the request holds no other execute).
+ * The execute tool: on 2026-07-28, detached when the client may be asked a question by round trip or
+ * declared tasks (mcp/round-trip.ts); else planned (context/execution-plan.ts: in a request that is
+ * one execution, with the lease admission took for it) and run in this request.
  */
 export function registerExecuteTool(server: McpServer, ctx: RequestContext, link: RequestLink): void {
   server.registerTool(
@@ -40,12 +41,8 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
         const asTask = clientDeclaresTasks(extra.mcpReq.envelope);
         if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, extra, asTask);
       }
-      const { channel, close } = mcpChannel(ctx, link, extra, executionTimeoutMs(input, ctx.config.limits));
-      try {
-        return await executeToolAnswer(ctx, input, ctx.loneExecution?.lease, channel);
-      } finally {
-        close();
-      }
+      const plan = planExecution(ctx, input, (timeoutMs) => mcpChannel(ctx, link, extra, timeoutMs));
+      return executeToolAnswer(ctx, plan);
     },
   );
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ExecuteResult } from "../../shared/contract/execute";
+import { ExecuteResult } from "../../../shared/contract/execute";
 
 /** A question the run waits on: the approval's id and what the person is shown (approvals/asker.ts). */
 export const RunQuestion = z.object({

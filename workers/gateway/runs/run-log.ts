@@ -8,7 +8,7 @@ type Row = { seq: number; at: number; body: string };
 
 /**
  * One detached execution's record in its object's SQLite storage (the object is
- * workers/gateway/runs/run-host.ts): who started it, its deadline, a cancellation asked, and the
+ * workers/gateway/runs/detached-run.ts): who started it, its deadline, a cancellation asked, and the
  * events it reported, in order, with waiters for the next one. Schema: docs/storage-schema.md.
  */
 export class RunLog {
