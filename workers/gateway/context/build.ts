@@ -9,7 +9,7 @@ export type Caller = Pick<RequestContext, "config" | "team" | "teamRecord" | "ke
 
 /** What the request itself adds to its context (none of it for a detached run). */
 export type RequestParts = Pick<RequestContext, "via"> &
-  Partial<Pick<RequestContext, "body" | "mcpEra" | "mcpSession" | "loneExecution" | "clock">>;
+  Partial<Pick<RequestContext, "body" | "messages" | "mcpEra" | "mcpSession" | "loneExecution" | "clock">>;
 
 /**
  * The one builder of a `RequestContext`, frozen: the middleware's for every /mcp and /v1/* request,

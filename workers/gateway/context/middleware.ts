@@ -13,6 +13,7 @@ import { timed } from "../timing/clock";
 import { authenticate } from "./api-key";
 import { buildContext, type RequestParts } from "./build";
 import { loneExecuteCall } from "./lone-execute";
+import { messageFacts } from "./messages";
 
 /**
  * Builds the request's context for /mcp and /v1/*, in order: the API key (401), the team's record
@@ -56,6 +57,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const parts: RequestParts = {
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),
+    ...(body?.ok && c.req.path === "/mcp" ? { messages: messageFacts(body.value) } : {}),
     ...(mcpEra ? { mcpEra } : {}),
     ...(mcpSession ? { mcpSession } : {}),
     ...(call ? { loneExecution: { ...call, lease: admission.lease ?? null } } : {}),

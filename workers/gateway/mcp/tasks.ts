@@ -27,16 +27,13 @@ export function clientDeclaresTasks(meta: unknown): boolean {
   return extensions !== undefined && Object.hasOwn(extensions, TASKS_EXTENSION);
 }
 
-const RequestMeta = z.object({ params: z.object({ _meta: z.record(z.string(), z.unknown()) }) });
-
 /**
- * Whether the request's client declared the tasks extension, read from the request's body: such a
+ * Whether the request's client declared the tasks extension, read from the request's envelope: such a
  * request's `execute` is listed and served without an output schema, since the SDK holds a tool that
  * has one to a structured result, and a task's first answer has none (its result comes by tasks/get).
  */
 export function requestDeclaresTasks(ctx: RequestContext): boolean {
-  if (ctx.mcpEra !== "modern" || !ctx.body?.ok) return false;
-  return clientDeclaresTasks(RequestMeta.safeParse(ctx.body.value).data?.params._meta);
+  return ctx.mcpEra === "modern" && clientDeclaresTasks(ctx.messages?.meta);
 }
 
 /** A task's state as the tasks extension shows it (`tasks/get`, and the CreateTaskResult of tools/call). */

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import type { TeamRecord } from "../teams/schema";
 import type { PhaseClock } from "../timing/clock";
+import type { MessageFacts } from "./messages";
 
 /** The request's JSON body as read once (POST /mcp, POST /v1/execute): the value, or why it is unusable. */
 export type JsonBody = { ok: true; value: unknown } | { ok: false; error: Error };
@@ -44,6 +45,8 @@ export interface RequestContext {
    * execution's session is its `sessionId`), `legacy` for 2025-11-25 and older
    */
   readonly mcpEra?: "modern" | "legacy";
+  /** what the MCP edge decides on in a POST /mcp body, read once (request/messages.ts) */
+  readonly messages?: MessageFacts;
   /** the live (2025-era) MCP session a POST /mcp names, checked to be this team's */
   readonly mcpSession?: SessionRecord;
   /** the request as one execution, when it is one */

@@ -1,6 +1,5 @@
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
-import { z } from "zod";
 import { planExecution } from "../context/execution-plan";
 import { cancellation, cancelRequests } from "../execution/cancellation";
 import type { AppEnv } from "../http/app-env";
@@ -16,25 +15,12 @@ import type { RequestContext } from "../request/context";
 import { createSession } from "../sessions/store";
 import { timed } from "../timing/clock";
 
-/** What the session keeps of initialize: each part on its own (a malformed one is left out). */
-const InitializeParams = z.object({
-  params: z.object({
-    clientInfo: z.object({ name: z.string(), version: z.string() }).optional().catch(undefined),
-    capabilities: z
-      .object({
-        elicitation: z.object({ form: z.unknown(), url: z.unknown() }).partial().optional(),
-      })
-      .optional()
-      .catch(undefined),
-  }),
-});
-
 /** A session for the client that initialize answered, its id in the response's Mcp-Session-Id. */
-async function withNewSession(ctx: RequestContext, init: unknown, res: Response): Promise<Response> {
+async function withNewSession(ctx: RequestContext, res: Response): Promise<Response> {
   const negotiated = await negotiatedVersion(res);
   if (negotiated === undefined) return res;
-  const params = InitializeParams.safeParse(init).data?.params;
-  const elicitation = params?.capabilities?.elicitation;
+  const params = ctx.messages?.initialize;
+  const elicitation = params?.elicitation;
   const session = await createSession(ctx.env, {
     kind: "mcp",
     ttlSeconds: ctx.config.sessionTtlSeconds,
@@ -92,7 +78,7 @@ export const mcpRoutes = new Hono<AppEnv>()
     const body = ctx.body.value;
     if (ctx.mcpEra === "modern") return serveModern(c.req.raw, ctx, body);
     const call = ctx.loneExecution;
-    const stream = needsStream(ctx, body);
+    const stream = needsStream(ctx);
     if (call && !stream) {
       const plan = planExecution(ctx, call.input, (timeoutMs) => {
         const cancel = cancellation(ctx, { requestSignal: c.req.raw.signal, rpcId: call.rpcId, timeoutMs });
@@ -128,7 +114,7 @@ export const mcpRoutes = new Hono<AppEnv>()
         () => transport.handleRequest(c.req.raw, { parsedBody }),
         false,
       );
-      return init && res.ok ? await withNewSession(ctx, body, res) : res;
+      return init && res.ok ? await withNewSession(ctx, res) : res;
     } finally {
       // A streamed answer is still being written: its transport ends the stream when the last
       // response is out, and the server goes with the request.
