@@ -1,31 +1,22 @@
 import {
-  acceptedContent,
   createRequestStateCodec,
   type InputRequiredResult,
   inputRequired,
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ExecuteInput } from "../../../shared/contract/execute";
-import { approvalDesk } from "../approvals/desk";
-import { callerOf } from "../context/build";
 import type { GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
-import type { RunEvent, RunStatus } from "../runs/run-event";
-import { detachedRun, isRunId, newRunId } from "../runs/run-stub";
-import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
+import type { RunEvent } from "../runs/run-event";
+import { approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
-import { taskView } from "./tasks";
 
 /** What an `input_required` answer carries back (signed): the run, and the approval it asked about. */
 export interface RoundState {
   run: string;
   approval: string;
 }
-
-/** An execution that has not answered within this long becomes a task (clients that declared tasks). */
-const TASK_AFTER_MS = 1_000;
 
 let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined;
 
@@ -53,56 +44,8 @@ export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): bool
   return declaredCapabilities(extra.mcpReq.envelope)?.elicitation !== undefined;
 }
 
-/**
- * Starts the execution detached. Answers with its result, or `input_required` for its first
- * question; for a client that declared the tasks extension, with a task when neither came within
- * TASK_AFTER_MS (the execution goes on; `tasks/get` follows it).
- */
-export async function executeDetached(
-  ctx: RequestContext,
-  input: ExecuteInput,
-  extra: ServerContext,
-  asTask: boolean,
-) {
-  const runId = newRunId();
-  const run = detachedRun(ctx.env, runId);
-  // The client gave up before the first answer: the run stops (afterwards, only tasks/cancel stops it).
-  const onAbort = () => void run.cancel(ctx.team).catch(() => {});
-  extra.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
-  let first: RunEvent | null;
-  try {
-    first = await run.start(callerOf(ctx), input, asTask ? TASK_AFTER_MS : null);
-  } finally {
-    extra.mcpReq.signal.removeEventListener("abort", onAbort);
-  }
-  if (first) return answer(ctx, runId, first);
-  const status: RunStatus | null = await run.status(ctx.team);
-  if (!status) return failure("internal: the run's log is missing");
-  return { resultType: "task", content: [], ...taskView(runId, status) };
-}
-
-/**
- * A retried `execute` carrying the answer to an approval: decides it at the desk, then waits for the
- * run's next question or its result (no longer than the execution may still run).
- */
-export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext, state: RoundState) {
-  if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
-  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
-  await approvalDesk(ctx.env).decide(
-    state.approval,
-    { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
-    ctx.team,
-  );
-  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
-  if (!next) {
-    return failure(
-      "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",
-    );
-  }
-  return answer(ctx, state.run, next);
-}
-
-async function answer(ctx: RequestContext, run: string, event: RunEvent) {
+/** The MCP answer for a run's event: its result, `input_required` for its question, or a failure. */
+export async function runAnswer(ctx: RequestContext, run: string, event: RunEvent) {
   switch (event.kind) {
     case "result":
       return toToolResult(event.result);
@@ -121,6 +64,7 @@ async function answer(ctx: RequestContext, run: string, event: RunEvent) {
   }
 }
 
-function failure(message: string) {
+/** A tool error saying what happened and what to do next. */
+export function failure(message: string) {
   return { content: [{ type: "text" as const, text: message }], isError: true };
 }

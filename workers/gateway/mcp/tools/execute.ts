@@ -1,12 +1,23 @@
-import type { McpServer } from "@modelcontextprotocol/server";
+import { acceptedContent, type McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { executeInputShape, executeOutputShape } from "../../../../shared/contract/execute";
+import {
+  type ExecuteInput,
+  executeInputShape,
+  executeOutputShape,
+} from "../../../../shared/contract/execute";
+import { approvalDesk } from "../../approvals/desk";
+import { callerOf } from "../../context/build";
 import { planExecution } from "../../context/execution-plan";
+import { executeToResult } from "../../operations/execute";
+import type { ExecutionPlan } from "../../operations/plan";
 import type { RequestContext } from "../../request/context";
-import { executeToolAnswer } from "../execute-answer";
+import type { RunEvent, RunStatus } from "../../runs/run-event";
+import { detachedRun, isRunId, newRunId } from "../../runs/run-stub";
+import { APPROVAL_ANSWER, INPUT_KEY } from "../approval-questions";
+import { toToolResult } from "../execute-answer";
 import { mcpChannel, type RequestLink } from "../execute-channel";
-import { asksByRoundTrip, executeDetached, type RoundState, resumeRoundTrip } from "../round-trip";
-import { clientDeclaresTasks, requestDeclaresTasks } from "../tasks";
+import { asksByRoundTrip, failure, type RoundState, runAnswer } from "../round-trip";
+import { clientDeclaresTasks, requestDeclaresTasks, taskView } from "../tasks";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
 \`code\` is an async function body: await works; \`return\` or a last expression is the result. Process data in code and return only what matters.
@@ -19,9 +30,13 @@ In code:
 - Promise.all runs calls in parallel. console.* goes to logs. No fetch, eval or imports.
 language "python": the last expression is the result, print() goes to logs; await tools.<server>.<tool>(**kwargs), call_tool, search_tools, state, workspace, skills.`;
 
+/** An execution that has not answered within this long becomes a task (clients that declared tasks). */
+const TASK_AFTER_MS = 1_000;
+
 /**
  * The execute tool: on 2026-07-28, detached when the client may be asked a question by round trip or
- * declared tasks (mcp/round-trip.ts); else planned (context/execution-plan.ts: in a request that is
+ * declared tasks (`executeDetached` below: the run is a DetachedRun object, runs/detached-run.ts);
+ * else planned (context/execution-plan.ts: in a request that is
  * one execution, with the lease admission took for it) and run in this request.
  */
 export function registerExecuteTool(server: McpServer, ctx: RequestContext, link: RequestLink): void {
@@ -45,4 +60,70 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
       return executeToolAnswer(ctx, plan);
     },
   );
+}
+
+/**
+ * The `execute` tool's answer when it runs in this request (the SDK server's tool, or the route's
+ * own path for a lone execution): an unknown sessionId is a SessionNotFoundError result; any other
+ * failure is a tool error carrying its message, as the SDK makes it. A detached run's answer is its
+ * stored result, shaped where it is read (`runAnswer`, mcp/round-trip.ts; mcp/tasks.ts).
+ */
+export async function executeToolAnswer(ctx: RequestContext, plan: ExecutionPlan) {
+  try {
+    return toToolResult(await executeToResult(ctx, plan));
+  } catch (err) {
+    return {
+      content: [{ type: "text" as const, text: err instanceof Error ? err.message : String(err) }],
+      isError: true,
+    };
+  }
+}
+
+/**
+ * Starts the execution detached. Answers with its result, or `input_required` for its first
+ * question; for a client that declared the tasks extension, with a task when neither came within
+ * TASK_AFTER_MS (the execution goes on; `tasks/get` follows it).
+ */
+export async function executeDetached(
+  ctx: RequestContext,
+  input: ExecuteInput,
+  extra: ServerContext,
+  asTask: boolean,
+) {
+  const runId = newRunId();
+  const run = detachedRun(ctx.env, runId);
+  // The client gave up before the first answer: the run stops (afterwards, only tasks/cancel stops it).
+  const onAbort = () => void run.cancel(ctx.team).catch(() => {});
+  extra.mcpReq.signal.addEventListener("abort", onAbort, { once: true });
+  let first: RunEvent | null;
+  try {
+    first = await run.start(callerOf(ctx), input, asTask ? TASK_AFTER_MS : null);
+  } finally {
+    extra.mcpReq.signal.removeEventListener("abort", onAbort);
+  }
+  if (first) return runAnswer(ctx, runId, first);
+  const status: RunStatus | null = await run.status(ctx.team);
+  if (!status) return failure("internal: the run's log is missing");
+  return { resultType: "task", content: [], ...taskView(runId, status) };
+}
+
+/**
+ * A retried `execute` carrying the answer to an approval: decides it at the desk, then waits for the
+ * run's next question or its result (no longer than the execution may still run).
+ */
+export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext, state: RoundState) {
+  if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
+  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
+  await approvalDesk(ctx.env).decide(
+    state.approval,
+    { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
+    ctx.team,
+  );
+  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
+  if (!next) {
+    return failure(
+      "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",
+    );
+  }
+  return runAnswer(ctx, state.run, next);
 }
