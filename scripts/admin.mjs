@@ -18,9 +18,11 @@ Teams
   teams delete <team>   delete the team and revoke all its keys
 
 Keys
-  keys create <team> --name <name>
-                        make an API key for the team; the key is printed once, only its hash is kept
-  keys list <team>      the team's keys (id, name, prefix, created, last used)
+  keys create <team> --name <name> [--user <user>]
+                        make an API key for the team; the key is printed once, only its hash is kept.
+                        --user: who it acts as (an email, say): its upstream connections are that
+                        user's; without it the key is a user of its own
+  keys list <team>      the team's keys (id, name, user, prefix, created, last used)
   keys revoke <id>      revoke a key (effective on the next request)
 
 Approvals
@@ -68,6 +70,7 @@ const OPTIONS = {
   approvals: { type: "string" },
   engine: { type: "string" },
   name: { type: "string" },
+  user: { type: "string" },
   team: { type: "string" },
   remember: { type: "string" },
 };
@@ -81,7 +84,7 @@ const COMMANDS = {
   },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
-  "keys create": { args: ["team"], options: ["name"] },
+  "keys create": { args: ["team"], options: ["name", "user"] },
   "keys list": { args: ["team"], options: [] },
   "keys revoke": { args: ["id"], options: [] },
   "approvals list": { args: [], options: ["team"] },
@@ -232,10 +235,11 @@ async function run({ command, args, values }) {
     case "keys create": {
       if (!values.name)
         throw new CliError("keys create needs --name <name> (what the key is for, e.g. laptop)");
-      const { data: k } = await call(t, "POST", `/teams/${seg(args.team)}/keys`, { name: values.name });
+      const body = { name: values.name, ...(values.user ? { user: values.user } : {}) };
+      const { data: k } = await call(t, "POST", `/teams/${seg(args.team)}/keys`, body);
       return out(
         k,
-        () => `Created API key ${k.id} ("${k.name}") for team ${k.team}:
+        () => `Created API key ${k.id} ("${k.name}", user ${k.user}) for team ${k.team}:
 
     ${k.key}
 
@@ -253,11 +257,12 @@ Revoke it with: npm run admin -- keys revoke ${k.id}`,
               keys.map((k) => ({
                 id: k.id,
                 name: k.name,
+                user: k.user,
                 prefix: `${k.prefix}…`,
                 created: when(k.createdAt),
                 "last used": when(k.lastUsedAt),
               })),
-              ["id", "name", "prefix", "created", "last used"],
+              ["id", "name", "user", "prefix", "created", "last used"],
             ),
       );
     }

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import type { Engine } from "../../shared/contract/engine";
 import { BridgeWork } from "../../workers/gateway/bridge/work";
 import { loadConfig } from "../../workers/gateway/config";
+import { buildContext } from "../../workers/gateway/context/build";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import type { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
@@ -26,18 +27,18 @@ export function testContext(
   const loaded = loadConfig(env as unknown as GatewayEnv);
   if (!loaded.ok) throw new Error(loaded.problems.join("; "));
   const { sandbox } = loaded.config;
-  return {
-    env: { ...(env as unknown as GatewayEnv), ...overrides },
-    config: {
-      ...loaded.config,
-      limits: { ...loaded.config.limits, ...limits },
-      sandbox: { ...sandbox, engine: engine ?? sandbox.engine },
-    },
-    requestId: "req-test",
+  const config = {
+    ...loaded.config,
+    limits: { ...loaded.config.limits, ...limits },
+    sandbox: { ...sandbox, engine: engine ?? sandbox.engine },
+  };
+  const caller = {
+    config,
     team: "default",
     teamRecord: null,
     keyId: "dev",
-    via: "rest",
-    waitUntil: () => {},
+    user: "dev",
+    requestId: "req-test",
   };
+  return buildContext({ ...(env as unknown as GatewayEnv), ...overrides }, caller, { via: "rest" }, () => {});
 }

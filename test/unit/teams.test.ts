@@ -61,8 +61,25 @@ describe("admin API", () => {
       keys: Array<Record<string, unknown>>;
     };
     expect(listed.keys).toEqual([
-      { id, name: "ci", prefix: key.slice(0, 10), createdAt: expect.any(Number) },
+      { id, name: "ci", user: id, prefix: key.slice(0, 10), createdAt: expect.any(Number) },
     ]);
+  });
+
+  it("a key may name its user; without one it is a user of its own; a bad user is a 400 naming it", async () => {
+    await admin("PUT", "/teams/users", {});
+    const made = await admin("POST", "/teams/users/keys", { name: "laptop", user: "ana@example.com" });
+    expect(made.status).toBe(201);
+    const key = (await made.json()) as { id: string; user: string };
+    expect(key.user).toBe("ana@example.com");
+    const listed = (await (await admin("GET", "/teams/users/keys")).json()) as {
+      keys: Array<{ user: string }>;
+    };
+    expect(listed.keys.map((k) => k.user)).toEqual(["ana@example.com"]);
+    for (const user of ["", " ana", "ana\n", "x".repeat(201)]) {
+      const bad = await admin("POST", "/teams/users/keys", { name: "x", user });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/user/);
+    }
   });
 
   it("revocation takes effect on the next request", async () => {

@@ -1,7 +1,7 @@
 import type { GatewayEnv } from "../env";
 import { HttpError } from "../http/errors";
 import { bearerChallenge, isOAuthToken, oauthIdentity } from "../oauth/tokens";
-import { type ApiKey, DEFAULT_TEAM } from "../teams/schema";
+import { type ApiKey, DEV_KEY, keyIdentity } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 
 /** The key a request presents: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
@@ -24,12 +24,23 @@ export async function sameSecret(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(ha, hb);
 }
 
+/** Who an API key (not an OAuth token) acts as: DEV_API_KEY, a stored key, or null. */
+export async function keyHolder(
+  env: GatewayEnv,
+  devApiKey: string | undefined,
+  key: string,
+): Promise<ApiKey | null> {
+  if (devApiKey !== undefined && (await sameSecret(key, devApiKey))) return DEV_KEY;
+  const record = await new TeamStore(env.TEAMS).findKey(key);
+  return record ? keyIdentity(record) : null;
+}
+
 const TOUCH_EVERY_MS = 60_000;
 const touched = new Map<string, number>();
 
 /**
  * The key every /mcp and /v1/* request carries: a team's key (looked up by its SHA-256 in KV) or,
- * for local development and tests, DEV_API_KEY (team `default`). With `requestUrl` (the request's
+ * for local development and tests, DEV_API_KEY (team `default`, user `dev`). With `requestUrl` (the request's
  * own URL) an OAuth access token is accepted as well, as the key that granted it (oauth/tokens.ts),
  * and a 401 names the protected resource metadata. Missing or unknown: 401.
  */
@@ -50,8 +61,6 @@ export async function authenticate(
       challenge(),
     );
   }
-  if (devApiKey !== undefined && (await sameSecret(key, devApiKey)))
-    return { team: DEFAULT_TEAM, keyId: "dev" };
   const teams = new TeamStore(env.TEAMS);
   let found: ApiKey | null;
   if (requestUrl !== undefined && isOAuthToken(key)) {
@@ -64,9 +73,8 @@ export async function authenticate(
         challenge("invalid_token"),
       );
   } else {
-    const record = await teams.findKey(key);
-    if (!record) throw new HttpError(401, "unauthorized", "The API key is not valid", challenge());
-    found = { team: record.team, keyId: record.id };
+    found = await keyHolder(env, devApiKey, key);
+    if (!found) throw new HttpError(401, "unauthorized", "The API key is not valid", challenge());
   }
   const last = touched.get(found.keyId) ?? 0;
   if (found.keyId !== "dev" && Date.now() - last > TOUCH_EVERY_MS) {

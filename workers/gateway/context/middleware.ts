@@ -26,7 +26,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const clock = c.get("clock");
   const waitUntil = (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
   const deployment = requireConfig(c);
-  const { team, keyId } = await timed(clock, "auth", () =>
+  const { team, keyId, user } = await timed(clock, "auth", () =>
     authenticate(c.env, deployment.devApiKey, c.req.raw.headers, waitUntil, c.req.url),
   );
   const teamRecord = await timed(clock, "scope", () => loadTeam(c.env, team));
@@ -53,7 +53,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const call =
     body?.ok && mcpEra !== "modern" ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
   const admission = await admit({ ...ask, execution: call !== undefined });
-  const caller = { config, team, teamRecord, keyId, requestId: c.get("requestId") };
+  const caller = { config, team, teamRecord, keyId, user, requestId: c.get("requestId") };
   const parts: RequestParts = {
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),

@@ -1,13 +1,11 @@
 import { AuthorizationError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { sameSecret } from "../context/api-key";
+import { keyHolder } from "../context/api-key";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
 import type { ApiKey } from "../teams/schema";
-import { DEFAULT_TEAM } from "../teams/schema";
-import { TeamStore } from "../teams/store";
 import { consentPage, problemPage } from "./consent-page";
 import { grantPropsFor } from "./grant-key";
 import { authorizationServer, OAUTH_PATHS, SCOPE } from "./server";
@@ -33,11 +31,7 @@ async function parseQuery(oauth: OAuthHelpers, origin: string, query: string): P
 
 /** The key typed on the page, checked as the API would: DEV_API_KEY (team default) or a stored key. */
 async function typedKey(c: Context<AppEnv>, key: string): Promise<ApiKey | null> {
-  if (!key) return null;
-  const dev = requireConfig(c).devApiKey;
-  if (dev !== undefined && (await sameSecret(key, dev))) return { team: DEFAULT_TEAM, keyId: "dev" };
-  const record = await new TeamStore(c.env.TEAMS).findKey(key);
-  return record ? { team: record.team, keyId: record.id } : null;
+  return key ? keyHolder(c.env, requireConfig(c).devApiKey, key) : null;
 }
 
 /** A failed authorization request: back to the client when the library validated where to, else shown here. */

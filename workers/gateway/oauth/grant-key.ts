@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sha256 } from "../../../shared/hash";
 import { loadConfig } from "../config";
 import type { GatewayEnv } from "../env";
-import { type ApiKey, DEFAULT_TEAM } from "../teams/schema";
+import { type ApiKey, DEFAULT_TEAM, DEV_KEY, keyIdentity } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 
 /**
@@ -19,12 +19,13 @@ export type GrantProps = z.infer<typeof GrantProps>;
 
 /** The grant's props for a key that was just checked: `dev` or a stored key's team and id. */
 export async function grantPropsFor(key: ApiKey, devApiKey: string | undefined): Promise<GrantProps> {
-  if (key.keyId === "dev" && devApiKey !== undefined) return { ...key, devKeyHash: await sha256(devApiKey) };
+  if (key.keyId === "dev" && devApiKey !== undefined)
+    return { team: key.team, keyId: key.keyId, devKeyHash: await sha256(devApiKey) };
   return { team: key.team, keyId: key.keyId };
 }
 
 /**
- * The key a grant acts as, if it still exists: a stored key of the same team (one KV read), or the
+ * The key a grant acts as (and so its user), if it still exists: a stored key of the same team (one KV read), or the
  * DEV_API_KEY the grant was made with. Null once the key is revoked or its team deleted.
  */
 export async function grantHolder(env: GatewayEnv, props: unknown): Promise<ApiKey | null> {
@@ -35,8 +36,8 @@ export async function grantHolder(env: GatewayEnv, props: unknown): Promise<ApiK
     const loaded = loadConfig(env);
     const dev = loaded.ok ? loaded.config.devApiKey : undefined;
     if (dev === undefined || team !== DEFAULT_TEAM || devKeyHash !== (await sha256(dev))) return null;
-    return { team, keyId };
+    return DEV_KEY;
   }
   const record = await new TeamStore(env.TEAMS).getKeyById(keyId);
-  return record && record.team === team ? { team, keyId } : null;
+  return record && record.team === team ? keyIdentity(record) : null;
 }

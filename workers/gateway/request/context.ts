@@ -36,6 +36,8 @@ export interface RequestContext {
   readonly teamRecord: TeamRecord | null;
   /** the API key's id (`dev` for DEV_API_KEY) */
   readonly keyId: string;
+  /** who the request acts as: the key's `user`, else the key's id (`dev` for DEV_API_KEY); an OAuth grant acts as its key's */
+  readonly user: string;
   /** which door the request came in by: MCP callers without a session get one made on first use */
   readonly via: "mcp" | "rest";
   /** the request's JSON body, when its cost depends on it (POST /mcp, POST /v1/execute) */

@@ -10,7 +10,7 @@ import { HttpError } from "../http/errors";
 import { revokeGrantsOfKey } from "../oauth";
 import { globWarnings } from "../teams/glob-check";
 import { withTeamLimits } from "../teams/resolve";
-import { DEFAULT_TEAM, KeyInput, TEAM_NAME, TeamInput, type TeamRecord } from "../teams/schema";
+import { DEFAULT_TEAM, KeyInput, keyIdentity, TEAM_NAME, TeamInput, type TeamRecord } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 import { parseMcpServers } from "../upstreams/config";
 
@@ -119,26 +119,25 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .post("/teams/:team/keys", async (c) => {
     const team = teamName(c.req.param("team"));
-    const { name } = parseBody(KeyInput, await readJson(c));
+    const { name, user } = parseBody(KeyInput, await readJson(c));
     if (!(await store(c.env).getTeam(team)))
       throw new HttpError(404, "not_found", `No team "${team}": create it first`);
-    const { record, key } = await store(c.env).createKey(team, name);
-    return c.json(
-      { id: record.id, key, name: record.name, prefix: record.prefix, team, createdAt: record.createdAt },
-      201,
-    );
+    const { record, key } = await store(c.env).createKey(team, name, user);
+    const { id, prefix, createdAt } = record;
+    return c.json({ id, key, name, user: keyIdentity(record).user, prefix, team, createdAt }, 201);
   })
   .get("/teams/:team/keys", async (c) => {
     const teams = store(c.env);
     const keys = await teams.listKeys(teamName(c.req.param("team")));
     const used = await teams.lastUsed(keys.map((k) => k.id));
     return c.json({
-      keys: keys.map(({ id, name, prefix, createdAt }) => ({
-        id,
-        name,
-        prefix,
-        createdAt,
-        ...(used[id] ? { lastUsedAt: used[id] } : {}),
+      keys: keys.map((record) => ({
+        id: record.id,
+        name: record.name,
+        user: keyIdentity(record).user,
+        prefix: record.prefix,
+        createdAt: record.createdAt,
+        ...(used[record.id] ? { lastUsedAt: used[record.id] } : {}),
       })),
     });
   })

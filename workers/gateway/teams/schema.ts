@@ -79,21 +79,43 @@ export const TeamRecord = TeamInput.extend({
 });
 export type TeamRecord = z.infer<typeof TeamRecord>;
 
-export const KeyInput = z.object({ name: z.string().min(1).max(100) }).strict();
+/**
+ * A key's user (contract "Per-user upstream authorization"): who its requests act as, such as an
+ * email. Printable, no spaces at either end; a key without one is a user of its own (its id).
+ */
+export const UserName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u, "printable text without spaces at either end");
+
+export const KeyInput = z.object({ name: z.string().min(1).max(100), user: UserName.optional() }).strict();
 
 /** What is kept of an API key: never the key itself, only its SHA-256. */
 export const KeyRecord = z.object({
   id: z.string(),
   team: z.string(),
   name: z.string(),
+  /** the user the key acts as; absent: the key is a user of its own (its id) */
+  user: z.string().optional(),
   prefix: z.string(),
   hash: z.string(),
   createdAt: z.number(),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 
-/** Whose the request is: the API key's team and id (`dev` for DEV_API_KEY). */
+/** Whose the request is: the API key's team, id (`dev` for DEV_API_KEY) and user. */
 export interface ApiKey {
   team: string;
   keyId: string;
+  /** the key's `user`, else its id; `dev` for DEV_API_KEY */
+  user: string;
+}
+
+/** DEV_API_KEY's identity: team `default`, key and user `dev`. */
+export const DEV_KEY: ApiKey = Object.freeze({ team: DEFAULT_TEAM, keyId: "dev", user: "dev" });
+
+/** Who a stored key acts as. */
+export function keyIdentity(record: KeyRecord): ApiKey {
+  return { team: record.team, keyId: record.id, user: record.user ?? record.id };
 }

@@ -38,7 +38,7 @@ export class TeamStore {
     return old !== null;
   }
 
-  async createKey(team: string, name: string): Promise<{ record: KeyRecord; key: string }> {
+  async createKey(team: string, name: string, user?: string): Promise<{ record: KeyRecord; key: string }> {
     const secret = base64url(crypto.getRandomValues(new Uint8Array(32)));
     const key = `cmk_${secret}`;
     const id = `key_${hex(crypto.getRandomValues(new Uint8Array(8)))}`;
@@ -46,6 +46,7 @@ export class TeamStore {
       id,
       team,
       name,
+      ...(user !== undefined ? { user } : {}),
       prefix: key.slice(0, 10),
       hash: await sha256(key),
       createdAt: Date.now(),
