@@ -39,6 +39,7 @@ export function testContext(
     keyId: "dev",
     user: "dev",
     requestId: "req-test",
+    origin: "http://localhost",
   };
   return buildContext({ ...(env as unknown as GatewayEnv), ...overrides }, caller, { via: "rest" }, () => {});
 }

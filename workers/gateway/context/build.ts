@@ -5,7 +5,10 @@ import type { RequestContext } from "../request/context";
  * Who a request acts for and under which configuration: what a detached run it starts takes with it
  * (plain data, structured-cloneable), so that its execution runs as its request would have.
  */
-export type Caller = Pick<RequestContext, "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId">;
+export type Caller = Pick<
+  RequestContext,
+  "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "origin"
+>;
 
 /** What the request itself adds to its context (none of it for a detached run). */
 export type RequestParts = Pick<RequestContext, "via"> &
@@ -21,12 +24,23 @@ export function buildContext(
   request: RequestParts,
   waitUntil: (promise: Promise<unknown>) => void,
 ): RequestContext {
-  const { config, team, teamRecord, keyId, user, requestId } = caller;
-  return Object.freeze({ env, config, requestId, team, teamRecord, keyId, user, ...request, waitUntil });
+  const { config, team, teamRecord, keyId, user, requestId, origin } = caller;
+  return Object.freeze({
+    env,
+    config,
+    requestId,
+    origin,
+    team,
+    teamRecord,
+    keyId,
+    user,
+    ...request,
+    waitUntil,
+  });
 }
 
 /** The caller of a request's context, for a run it starts. */
 export function callerOf(ctx: RequestContext): Caller {
-  const { config, team, teamRecord, keyId, user, requestId } = ctx;
-  return { config, team, teamRecord, keyId, user, requestId };
+  const { config, team, teamRecord, keyId, user, requestId, origin } = ctx;
+  return { config, team, teamRecord, keyId, user, requestId, origin };
 }

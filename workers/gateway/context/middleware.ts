@@ -53,7 +53,8 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const call =
     body?.ok && mcpEra !== "modern" ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
   const admission = await admit({ ...ask, execution: call !== undefined });
-  const caller = { config, team, teamRecord, keyId, user, requestId: c.get("requestId") };
+  const origin = new URL(c.req.url).origin;
+  const caller = { config, team, teamRecord, keyId, user, requestId: c.get("requestId"), origin };
   const parts: RequestParts = {
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),

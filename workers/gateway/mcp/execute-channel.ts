@@ -12,8 +12,6 @@ import { levelOf, McpNotifier } from "./notifier";
 /** What the tool handler needs of the request around it: its stream, and whether the client left. */
 export interface RequestLink extends ClientLink {
   requestSignal: AbortSignal;
-  /** the gateway's origin as the client reached it (the approval page's address) */
-  origin: string;
 }
 
 /**
@@ -42,7 +40,7 @@ export function mcpChannel(
   const asker = modes?.form
     ? formAsker(link, extra.mcpReq.id)
     : modes?.url
-      ? urlAsker(link, extra.mcpReq.id, link.origin)
+      ? urlAsker(link, extra.mcpReq.id, ctx.origin)
       : undefined;
   const cancel = cancellation(ctx, {
     requestSignal: link.requestSignal,

@@ -30,6 +30,8 @@ export interface RequestContext {
   /** the deployment's configuration with the team's overrides (limits, pii) */
   readonly config: Config;
   readonly requestId: string;
+  /** the gateway's origin as the client reached it: where links it gives out point (connect, approval pages) */
+  readonly origin: string;
   /** the API key's team: whose upstreams, caches, sessions, skills and audit log these are */
   readonly team: string;
   /** the team's stored record (servers, allow/deny, egress, limits), read once; null when none */

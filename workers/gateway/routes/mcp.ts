@@ -50,7 +50,6 @@ async function withNewSession(ctx: RequestContext, res: Response): Promise<Respo
 function serveModern(request: Request, ctx: RequestContext, parsedBody: unknown): Promise<Response> {
   const link: RequestLink = {
     requestSignal: request.signal,
-    origin: new URL(request.url).origin,
     send: () => Promise.reject(new Error("MCP 2026-07-28 has no server-to-client requests")),
   };
   const handler = createMcpHandler(() => createMcpServer(ctx, link), {
@@ -101,7 +100,6 @@ export const mcpRoutes = new Hono<AppEnv>()
       const server = createMcpServer(ctx, {
         send: (message, relatedRequestId) => transport.send(message, { relatedRequestId }),
         requestSignal: c.req.raw.signal,
-        origin: new URL(c.req.url).origin,
       });
       await server.connect(transport);
       return { server, transport };
