@@ -1,5 +1,6 @@
 // `npm run dev`: the gateway under `wrangler dev` on http://127.0.0.1:8787 (PORT to change), with a
-// dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs.
+// dev API key kept in .dev.vars (made on first run) and printed with ready-to-paste client configs;
+// beside it the OAuth demo upstream (workers/oauth-demo) on the next port, 8788.
 // Agent code runs in a second workerd process, the sandbox host (scripts/lib/stack.mjs), restarted
 // when it hangs or dies: local workerd ignores CPU limits, and code stuck inside one native call (a
 // catastrophic regular expression, say) would otherwise hang everything. A watchdog restarts the
@@ -21,7 +22,7 @@ const UNRESPONSIVE_AFTER = positiveNumberEnv("GATEWAY_MISSES", 10);
 const PROBE_LOG =
   /GET \/live 200|"path":"\/live"|Request\.cf|getaddrinfo ENOTFOUND workers\.cloudflare|at GetAddrInfoReqWrap/;
 
-async function banner(url, key) {
+async function banner(url, key, oauthDemo) {
   const mcp = `${url}/mcp`;
   const ready = await fetch(`${url}/ready`)
     .then((r) => r.json())
@@ -33,6 +34,7 @@ async function banner(url, key) {
   API key (from .dev.vars): ${key}
   Admin:   ${devCommand(port, "npm run admin -- --help")}   (ADMIN_TOKEN in .dev.vars)
   Upstreams: ${upstreams}
+  OAuth demo upstream: ${oauthDemo}/mcp  (its own sign-in: pick alice or bob; workers/oauth-demo)
 
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
@@ -57,8 +59,14 @@ async function run() {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       SCHEMA_CACHE_TTL_SECONDS: process.env.SCHEMA_CACHE_TTL_SECONDS ?? "60",
     };
-    current = await startStack({ port, vars, echo: (line) => !PROBE_LOG.test(line) });
-    await banner(current.url, key);
+    current = await startStack({
+      port,
+      vars,
+      echo: (line) => !PROBE_LOG.test(line),
+      // The gateway's port + 1 (8788): a browser opens its sign-in page there.
+      oauthDemo: { port: port + 1 },
+    });
+    await banner(current.url, key, current.oauthDemo.url);
     let misses = 0;
     const child = current.gateway.child;
     const live = liveProbe(current.url);

@@ -1,8 +1,10 @@
 // The local stack: the sandbox host in one `wrangler dev` process and the gateway (+ demo upstream) in
 // another, joined by a private dev registry (WRANGLER_REGISTRY_PATH) through the gateway's
-// SANDBOX_HOST service binding. Local workerd ignores CPU limits, so code stuck in one native call (a
-// catastrophic regex) or a memory bomb stalls or kills only the host process; a supervisor here
-// restarts it, and the gateway answers meanwhile. Used by `npm run dev` and the end-to-end tests.
+// SANDBOX_HOST service binding; on request (`oauthDemo`), the OAuth demo upstream in a third, since a
+// browser must reach its sign-in page at an address of its own. Local workerd ignores CPU limits, so
+// code stuck in one native call (a catastrophic regex) or a memory bomb stalls or kills only the host
+// process; a supervisor here restarts it, and the gateway answers meanwhile. Used by `npm run dev`
+// and the end-to-end tests.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { root } from "./root.mjs";
 import { liveProbe, startupSeconds, startWranglerDev } from "./wrangler-dev.mjs";
 
 const HOST_CONFIG = "workers/sandbox-host/wrangler.toml";
+const OAUTH_DEMO_CONFIG = "workers/oauth-demo/wrangler.toml";
 const WATCH_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_500;
 /**
@@ -33,9 +36,10 @@ const WARM_TIMEOUT_MS = startupSeconds() * 1000;
 
 /**
  * @param {{ port?: number, vars?: Record<string, string>, env?: Record<string, string>, persist?: "temp" | "default",
- *   echo?: (line: string, from: "host" | "gateway") => boolean, envFile?: string | null,
- *   log?: (line: string) => void }} options
- *   echo: a line of either wrangler's output; true shows it on this process's stdout.
+ *   echo?: (line: string, from: "host" | "gateway" | "oauth-demo") => boolean, envFile?: string | null,
+ *   log?: (line: string) => void, oauthDemo?: { port?: number } }} options
+ *   echo: a line of any wrangler's output; true shows it on this process's stdout.
+ *   oauthDemo: also run workers/oauth-demo (on `port`, else a free one); its address is `oauthDemo.url`.
  */
 export async function startStack(options = {}) {
   const log = options.log ?? ((line) => console.error(line));
@@ -51,6 +55,17 @@ export async function startStack(options = {}) {
   const gatewayConfig = writeGatewayConfig({
     services: [{ binding: "SANDBOX_HOST", service: "code-mcp-sandbox-host", entrypoint: "SandboxHost" }],
   });
+  const oauthDemo = options.oauthDemo
+    ? startWranglerDev({
+        configs: [OAUTH_DEMO_CONFIG],
+        port: options.oauthDemo.port,
+        env,
+        persist: options.persist,
+        echo: options.echo && ((line) => options.echo(line, "oauth-demo")),
+      })
+    : undefined;
+  // Awaited below; a failure meanwhile (while the host starts) is not an unhandled rejection.
+  oauthDemo?.catch(() => {});
   try {
     await host.started;
     // The config is generated elsewhere, so the repo's .dev.vars is passed explicitly (null: none).
@@ -67,18 +82,27 @@ export async function startStack(options = {}) {
       echo: options.echo && ((line) => options.echo(line, "gateway")),
       envFile,
     });
+    await oauthDemo;
   } catch (err) {
-    await host.stop();
+    await Promise.all([
+      host.stop(),
+      gateway?.stop(),
+      oauthDemo?.then(
+        (d) => d.stop(),
+        () => {},
+      ),
+    ]);
     rmSync(gatewayConfig.dir, { recursive: true, force: true });
     rmSync(registry, { recursive: true, force: true });
     throw err;
   }
+  const demo = await oauthDemo;
   const stop = async () => {
-    await Promise.all([gateway.stop(), host.stop()]);
+    await Promise.all([gateway.stop(), host.stop(), demo?.stop()]);
     rmSync(gatewayConfig.dir, { recursive: true, force: true });
     rmSync(registry, { recursive: true, force: true });
   };
-  return { url: gateway.url, port: gateway.port, gateway, host, registry, stop };
+  return { url: gateway.url, port: gateway.port, gateway, host, registry, oauthDemo: demo, stop };
 }
 
 /**

@@ -15,6 +15,8 @@ declare module "vitest" {
     registryPath: string;
     everythingUrl: string;
     everythingPid: number;
+    /** the OAuth demo upstream (workers/oauth-demo): its origin, MCP at `/mcp` */
+    oauthDemoUrl: string;
     /** the engine the stack runs code with (E2E_ENGINE, default the deployment's: quickjs) */
     engine: "quickjs" | "isolate";
   }
@@ -42,7 +44,8 @@ async function startEverything(
 
 /**
  * The local stack as `npm run dev` runs it (scripts/lib/stack.mjs): the sandbox host in its own
- * supervised `wrangler dev`, gateway + demo upstream in another, with server-everything as two more upstreams: one
+ * supervised `wrangler dev`, gateway + demo upstream in another, the OAuth demo upstream in a third,
+ * with server-everything as two more upstreams: one
  * over streamable HTTP, one that only speaks the legacy SSE transport (found by fallback).
  * The e2e tests drive it over HTTP as a client would.
  */
@@ -73,6 +76,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
     persist: "temp",
     envFile: null,
+    oauthDemo: {},
     echo: (line, from) => {
       stackLog.write(`${stamped(`[${from}] ${line}`)}\n`);
       return false;
@@ -88,6 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("registryPath", wrangler.registry);
   project.provide("everythingUrl", everything.url);
   project.provide("everythingPid", everything.child.pid ?? 0);
+  project.provide("oauthDemoUrl", wrangler.oauthDemo?.url ?? "");
   return async () => {
     await wrangler.stop();
     everything.child.kill("SIGKILL");

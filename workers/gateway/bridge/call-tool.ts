@@ -82,6 +82,13 @@ export function findTool(catalog: Catalog, qualifiedName: string): CatalogTool {
       `${wanted}: server "${serverName}" is unavailable (${clip(state.error ?? "no tool list", REASON_CHARS)}); retry later, or use another server's tools`,
     );
   }
+  const leftOut = state?.leftOut?.find((t) => t.name === name || jsIdentifier(t.name) === name);
+  if (leftOut) {
+    throw new ToolCallError(
+      "UpstreamError",
+      `${wanted}: left out of the catalog (${clip(leftOut.reason, REASON_CHARS)}); use another tool`,
+    );
+  }
   const known = state
     ? ""
     : ` There is no server "${serverName}"; servers: ${clip(catalog.servers.map((s) => s.name).join(", ") || "none", NAME_CHARS)}.`;

@@ -28,7 +28,7 @@ export function searchTools(
   approval: ApprovalNote = NO_NOTE,
 ): SearchResult {
   const detail: DetailLevel = input.detail ?? "summary";
-  const warnings = [...catalogWarnings(catalog), ...(catalog.problems ?? [])];
+  const warnings = [...catalogWarnings(catalog), ...leftOutWarnings(catalog), ...(catalog.problems ?? [])];
   if (input.server && !catalog.servers.some((s) => s.name === input.server)) {
     warnings.push(
       `unknown server "${input.server}"; servers: ${catalog.servers.map((s) => s.name).join(", ") || "none"}`,
@@ -108,6 +108,20 @@ function entry(
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
   };
+}
+
+/** Left-out tools named per server, at most this many each. */
+const LEFT_OUT_NAMED = 3;
+
+/** Per server whose list has tools the catalog left out: one line naming them and why. */
+function leftOutWarnings(catalog: Catalog): string[] {
+  return catalog.servers.flatMap(({ name, leftOut }) => {
+    if (!leftOut?.length) return [];
+    const named = leftOut.slice(0, LEFT_OUT_NAMED).map((t) => `${t.name} (${t.reason})`);
+    const more = leftOut.length > LEFT_OUT_NAMED ? `, and ${leftOut.length - LEFT_OUT_NAMED} more` : "";
+    const count = `${leftOut.length} ${leftOut.length === 1 ? "tool" : "tools"}`;
+    return [`${name}: ${count} left out: ${named.join(", ")}${more}`];
+  });
 }
 
 function catalogWarnings(catalog: Catalog): string[] {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UpstreamTool } from "../../../shared/contract/tools";
+import { LeftOutTool } from "./tool-list";
 
 /**
  * One upstream's tool list in KV (docs/storage-schema.md). Kept well past its TTL so that a stale
@@ -8,6 +9,8 @@ import { UpstreamTool } from "../../../shared/contract/tools";
 export const CacheEntry = z.object({
   fetchedAt: z.number(),
   tools: z.array(UpstreamTool),
+  /** tools the server lists but the catalog does not offer (tool-list.ts), and why */
+  leftOut: z.array(LeftOutTool).optional(),
   server: z.object({ name: z.string(), version: z.string() }).optional(),
   /** the last refresh failure since fetchedAt, if any */
   lastError: z.string().optional(),

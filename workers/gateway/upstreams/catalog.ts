@@ -3,6 +3,7 @@ import type { NotAllowedTool } from "../teams/policy";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
 import { describeFailure, fetchTools } from "./fetch-tools";
+import type { LeftOutTool } from "./tool-list";
 
 export interface ServerState {
   name: string;
@@ -12,6 +13,8 @@ export interface ServerState {
   ageSeconds?: number;
   error?: string;
   description?: string;
+  /** tools it lists that the catalog leaves out (malformed, nested too deep), and why */
+  leftOut?: LeftOutTool[];
 }
 
 export interface Catalog {
@@ -114,5 +117,6 @@ function stateOf(server: UpstreamServer, entry: CacheEntry | null, now: number, 
     tools: entry.tools.length,
     ageSeconds: Math.round(age / 1000),
     ...(entry.lastError ? { error: `refresh failed: ${entry.lastError}` } : {}),
+    ...(entry.leftOut?.length ? { leftOut: entry.leftOut } : {}),
   };
 }

@@ -1,15 +1,22 @@
-import { UpstreamTool } from "../../../shared/contract/tools";
+import type { UpstreamTool } from "../../../shared/contract/tools";
 import type { CacheEntry } from "./cache";
 import { withUpstream } from "./client";
 import type { UpstreamServer } from "./config";
+import { admitTool, type LeftOutTool, takeToolLists } from "./tool-list";
 
 const MAX_PAGES = 50;
 
-/** The upstream's whole tool list (following `nextCursor`), bounded by `timeoutMs` overall. */
+/**
+ * The upstream's whole tool list (following `nextCursor`), bounded by `timeoutMs` overall. Each tool
+ * is admitted on its own (tool-list.ts): one that is malformed or nested too deep is left out and
+ * named, and the server's other tools are listed.
+ */
 export async function fetchTools(server: UpstreamServer, timeoutMs: number): Promise<CacheEntry> {
   return withDeadline(
     withUpstream(server, timeoutMs, async (client) => {
       const tools: UpstreamTool[] = [];
+      const leftOut: LeftOutTool[] = [];
+      const taken = takeToolLists(client);
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         // One page per request, as the server pages: the SDK's listTools() would walk all pages
@@ -18,9 +25,10 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
           { method: "tools/list", params: cursor ? { cursor } : {} },
           { timeout: timeoutMs },
         );
-        for (const tool of res.tools) {
-          const parsed = UpstreamTool.safeParse(tool);
-          if (parsed.success) tools.push(parsed.data);
+        for (const raw of taken()) {
+          const admitted = admitTool(raw, tools.length + leftOut.length);
+          if ("tool" in admitted) tools.push(admitted.tool);
+          else leftOut.push(admitted.leftOut);
         }
         cursor = res.nextCursor;
         if (!cursor) break;
@@ -29,6 +37,7 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
       return {
         fetchedAt: Date.now(),
         tools,
+        ...(leftOut.length ? { leftOut } : {}),
         ...(info ? { server: { name: info.name, version: info.version } } : {}),
       };
     }),
