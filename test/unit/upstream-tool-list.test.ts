@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ENGINE } from "../../shared/contract/engine";
-import { execute } from "../../workers/gateway/operations/execute";
 import { forgetMemo } from "../../workers/gateway/upstreams/cache";
 import { forgetSessions } from "../../workers/gateway/upstreams/client";
 import { admitTool, MAX_TOOL_DEPTH, nestsDeeperThan } from "../../workers/gateway/upstreams/tool-list";
 import { testContext } from "../helpers/context";
 import { asFetcher, count, legacyUpstream, modernUpstream } from "../helpers/era-upstreams";
+import { execute } from "../helpers/execute";
 import { deep } from "../helpers/nasty-schemas";
 
 /** Tools no SDK server would list, added to a real server's tools/list answer. */
