@@ -220,8 +220,8 @@ export interface EngineRun {
   reportCap: number;
   /**
    * JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside
-   * it. run-sandbox.ts still sizes it for a workspace file in base64, as bytes first crossed: looser
-   * than needed, left as it was.
+   * it. backends/quickjs-warm.ts still sizes it for a workspace file in base64, as bytes first
+   * crossed: looser than needed, left as it was.
    */
   maxCallChars: number;
 }

@@ -86,9 +86,9 @@ export function countingLoader(): {
 }
 
 /**
- * Where an execution of the unit tests' team runs on `engine`, as operations/execute.ts places it:
- * quickjs in the team's one warm worker (a pool of one slot: the count it keeps decides nothing, so
- * the slot is given back at once).
+ * Where an execution of the unit tests' team runs on `engine`, as the gateway places it
+ * (execution/placement.ts): quickjs in the team's one warm worker (a pool of one slot: the count it
+ * keeps decides nothing, so the slot is given back at once).
  */
 function placed(engine: Engine, language: ExecuteInput["language"], memoryBytes?: number): Placement {
   const { sandbox } = testContext().config;

@@ -13,13 +13,12 @@ export interface Placed {
 const FRESH: Placed = { placement: { fresh: true }, release() {} };
 
 /**
- * Where one execution of the team runs, decided once for the team's engine (`sandbox.engine`), its
- * language and the skills its code calls (`skills`, as loaded):
- * on `quickjs`, the least busy warm worker of the team's pool for its language (given back with
- * `release`), its memory EXEC_MEMORY_MB for JavaScript and PYTHON_WARM_MEMORY_BYTES for Python;
- * on `isolate`, a fresh Dynamic Worker. Python code that calls TypeScript skills runs fresh on
- * either engine: they are modules, and a warm worker's code is fixed (Python skills are code its
- * interpreter runs).
+ * Where one execution of the team runs, decided once from the team's engine (`sandbox.engine`), the
+ * language and the skills the code calls (`skills`, as loaded): on `quickjs`, the least busy warm
+ * worker of the team's pool for the language (given back with `release`), each execution's memory
+ * in it EXEC_MEMORY_MB for JavaScript and PYTHON_WARM_MEMORY_BYTES for Python; on `isolate`, a
+ * fresh Dynamic Worker. Python code that calls TypeScript skills runs fresh on either engine: they
+ * are modules, and a warm worker's code is fixed (Python skills are code its interpreter runs).
  */
 export function placeExecution(
   team: string,

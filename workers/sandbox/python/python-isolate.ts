@@ -16,7 +16,10 @@ const JS_RUNTIME = Object.fromEntries(
 );
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 
-/** The warm Python worker's code: fixed, so one id names it (the gateway's worker-pool.ts); it makes its own snapshot. */
+/**
+ * The warm Python worker's code: fixed, so one id names it (the gateway's worker-pool.ts); it makes
+ * its own snapshot.
+ */
 export const PYTHON_WARM_MODULES: Record<string, WorkerLoaderModule | string> = {
   ...PYTHON_MODULES,
   ...JS_RUNTIME,
