@@ -21,7 +21,10 @@ const CODE_BYTES = ISOLATE_BYTES - 32 * 1024 * 1024;
  */
 export const ISOLATE_METER_BYTES = CODE_BYTES;
 
-/** Sizes of the `quickjs` engine's JavaScript warm worker, read by the sandbox and inlined into the worker's code at build time. */
+/**
+ * Sizes of the `quickjs` engine's JavaScript warm worker, read by the sandbox and inlined into the
+ * worker's code at build time.
+ */
 export const QUICKJS_LIMITS = {
   /**
    * Fuel per second of an execution's CPU budget, min(timeoutMs, EXEC_CPU_MS). A unit of fuel is one

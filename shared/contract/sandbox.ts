@@ -98,7 +98,10 @@ export const LoadedSkill = z.object({
 });
 export type LoadedSkill = z.infer<typeof LoadedSkill>;
 
-/** A warm Dynamic Worker of the team's pool (its id names the team, the code's version and the slot) and each execution's memory in it. */
+/**
+ * A warm Dynamic Worker of the team's pool (its id names the team, the code's version and the slot)
+ * and each execution's memory in it.
+ */
 export const WarmWorker = z.strictObject({
   id: z.string().max(120),
   memoryBytes: z.number().int().positive(),
