@@ -29,6 +29,9 @@ export const WARNING_CAPS = { count: 6, chars: 300 } as const;
  * hold beyond EXEC_MAX_OUTPUT_CHARS, which result, logs and the error's stack share.
  */
 export const ANSWER_OVERHEAD_CHARS = 5_000;
+/** Skills with their own `stats.calls` entry in one result (the skills' runs the sandbox reports). */
+export const MAX_SKILL_RUNS = 64;
+
 /** Log lines one execution may keep (beyond the character budget, calls are only counted). */
 export const MAX_LOG_LINES = 10_000;
 

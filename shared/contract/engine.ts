@@ -1,7 +1,8 @@
 /**
  * The execution engines (contract "Execution engines and cost"): `quickjs` runs each execution's code
- * as data in a fresh QuickJS wasm instance inside a warm Dynamic Worker of the team's pool;
- * `isolate` loads a fresh Dynamic Worker (a V8 isolate) per execution.
+ * as data in a warm Dynamic Worker of the team's pool (JavaScript in a fresh QuickJS wasm instance,
+ * Python in a fresh CPython instance); `isolate` loads a fresh Dynamic Worker (a V8 isolate) per
+ * execution. Where one execution runs is its placement (Placement, sandbox.ts).
  */
 export const ENGINES = ["quickjs", "isolate"] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -20,8 +21,11 @@ const CODE_BYTES = ISOLATE_BYTES - 32 * 1024 * 1024;
  */
 export const ISOLATE_METER_BYTES = CODE_BYTES;
 
-/** Sizes of the `quickjs` engine, read by the gateway and inlined into the warm worker's code at build time. */
-export const ENGINE_LIMITS = {
+/**
+ * Sizes of the `quickjs` engine's JavaScript warm worker, read by the sandbox and inlined into the
+ * worker's code at build time.
+ */
+export const QUICKJS_LIMITS = {
   /**
    * Fuel per second of an execution's CPU budget, min(timeoutMs, EXEC_CPU_MS). A unit of fuel is one
    * call of QuickJS's interrupt handler, which it makes every 10,000 loop back-edges and function
@@ -50,13 +54,14 @@ export const ENGINE_LIMITS = {
   maxUrlChars: 65_536,
   /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
   maxCallBuffers: 16,
-  /**
-   * A Python execution's CPython linear memory in a warm worker (its memory cannot grow past it:
-   * MemoryError). The restored snapshot takes 20 MB of it; the worker holds the snapshot, one
-   * running instance and one restored ahead, within its 128 MB.
-   */
-  pythonMemoryBytes: 64 * 1024 * 1024,
 } as const;
+
+/**
+ * A Python execution's CPython linear memory in a warm Python worker (its memory cannot grow past it:
+ * MemoryError). The restored snapshot takes 20 MB of it; the worker holds the snapshot, one running
+ * instance and one restored ahead, within its 128 MB. A fresh Python isolate has its isolate's limit.
+ */
+export const PYTHON_WARM_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The error of an execution whose fuel ran out. Fuel stands in for CPU time (on Cloudflare the
@@ -85,7 +90,7 @@ export function memoryLimitError(bytes: number): { name: string; message: string
 
 /** The `quickjs` engine's fuel for an execution whose CPU budget is `budgetMs`. */
 export function fuelFor(budgetMs: number): number {
-  return Math.ceil((budgetMs / 1000) * ENGINE_LIMITS.fuelPerSecond);
+  return Math.ceil((budgetMs / 1000) * QUICKJS_LIMITS.fuelPerSecond);
 }
 
 /** The bridge's methods (SandboxBridgeApi) the QuickJS bridge forwards as JSON; `fetch` crosses as a request. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ERROR_CAPS, MAX_LOG_LINES, SESSION_LIMITS, WARNING_CAPS } from "./caps";
-import { type BRIDGE_METHODS, ENGINES } from "./engine";
+import { ERROR_CAPS, MAX_LOG_LINES, MAX_SKILL_RUNS, SESSION_LIMITS, WARNING_CAPS } from "./caps";
+import type { BRIDGE_METHODS } from "./engine";
 import { CallStat, ExecutionError, LANGUAGES, Truncation } from "./execute";
 import { DEFAULT_SKILL_LANGUAGE, MAX_SKILLS_PER_EXECUTION, SKILL_NAME, SkillLanguage } from "./skills";
 
@@ -57,7 +57,7 @@ const ErrorData = z
   .optional();
 
 const Warnings = z.array(z.string().max(WARNING_CAPS.chars)).max(WARNING_CAPS.count);
-const SkillRuns = z.array(CallStat.extend({ name: z.string().max(80) })).max(64);
+const SkillRuns = z.array(CallStat.extend({ name: z.string().max(80) })).max(MAX_SKILL_RUNS);
 
 /**
  * What the isolate's `runAgentCode()` returns, as JSON text (see reportCharCap): result and logs
@@ -98,26 +98,38 @@ export const LoadedSkill = z.object({
 });
 export type LoadedSkill = z.infer<typeof LoadedSkill>;
 
-/** Why a request for the quickjs engine that names no warm worker is refused (never run on another engine). */
-export const QUICKJS_WITHOUT_WORKER = "engine quickjs needs the warm worker that runs it (worker.id)";
+/**
+ * A warm Dynamic Worker of the team's pool (its id names the team, the code's version and the slot)
+ * and each execution's memory in it.
+ */
+export const WarmWorker = z.strictObject({
+  id: z.string().max(120),
+  memoryBytes: z.number().int().positive(),
+});
+export type WarmWorker = z.infer<typeof WarmWorker>;
+
+/**
+ * Where one execution runs, decided once by the gateway (workers/gateway/execution/placement.ts) from
+ * the team's engine and the code: in a warm worker of the team's pool (the `quickjs` engine: QuickJS
+ * for JavaScript, CPython for Python), or in a fresh Dynamic Worker made for it (the `isolate` engine,
+ * and Python code that calls TypeScript skills on either). The sandbox's side picks the backend from
+ * it and the language (workers/sandbox/run-sandbox.ts).
+ */
+export const Placement = z.union([
+  z.strictObject({ warm: WarmWorker }),
+  z.strictObject({ fresh: z.literal(true) }),
+]);
+export type Placement = z.infer<typeof Placement>;
 
 /** Gateway → sandbox host: one execution. */
-export const SandboxRequest = z
-  .object({
-    code: z.string().max(5_000_000),
-    language: z.enum(LANGUAGES),
-    cpuMs: z.number().int().positive(),
-    isolate: IsolateOptions,
-    skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
-    /** no default here: the gateway always says (DEFAULT_ENGINE is the deployment's, shared/contract/engine.ts) */
-    engine: z.enum(ENGINES),
-    /** quickjs: the warm Dynamic Worker of the team's pool that runs it, and each interpreter's memory limit */
-    worker: z.object({ id: z.string().max(120), memoryBytes: z.number().int().positive() }).optional(),
-  })
-  .refine((request) => request.engine !== "quickjs" || request.worker !== undefined, {
-    error: QUICKJS_WITHOUT_WORKER,
-    path: ["worker"],
-  });
+export const SandboxRequest = z.object({
+  code: z.string().max(5_000_000),
+  language: z.enum(LANGUAGES),
+  cpuMs: z.number().int().positive(),
+  isolate: IsolateOptions,
+  skills: z.array(LoadedSkill).max(MAX_SKILLS_PER_EXECUTION).default([]),
+  placement: Placement,
+});
 export type SandboxRequest = z.infer<typeof SandboxRequest>;
 
 /** Sandbox host → gateway: the execution's outcome, already shaped to the output budget. */
@@ -211,8 +223,8 @@ export interface EngineRun {
   reportCap: number;
   /**
    * JSON text of one bridge call's arguments (tool arguments, a state value); byte arrays cross beside
-   * it. run-sandbox.ts still sizes it for a workspace file in base64, as bytes first crossed: looser
-   * than needed, left as it was.
+   * it. backends/quickjs-warm.ts still sizes it for a workspace file in base64, as bytes first
+   * crossed: looser than needed, left as it was.
    */
   maxCallChars: number;
 }

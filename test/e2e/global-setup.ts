@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startStack } from "../../scripts/lib/stack.mjs";
 import { freePort, root } from "../../scripts/lib/wrangler-dev.mjs";
+import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
 
 declare module "vitest" {
@@ -17,8 +18,8 @@ declare module "vitest" {
     everythingPid: number;
     /** the OAuth demo upstream (workers/oauth-demo): its origin, MCP at `/mcp` */
     oauthDemoUrl: string;
-    /** the engine the stack runs code with (E2E_ENGINE, default the deployment's: quickjs) */
-    engine: "quickjs" | "isolate";
+    /** the engine the stack runs code with (E2E_ENGINE, default the deployment's: DEFAULT_ENGINE) */
+    engine: Engine;
   }
 }
 
@@ -50,7 +51,9 @@ async function startEverything(
  * The e2e tests drive it over HTTP as a client would.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const engine = process.env.E2E_ENGINE === "isolate" ? "isolate" : "quickjs";
+  const named = process.env.E2E_ENGINE;
+  const engine = named ? ENGINES.find((name) => name === named) : DEFAULT_ENGINE;
+  if (!engine) throw new Error(`E2E_ENGINE is "${named}"; expected one of: ${ENGINES.join(", ")}`);
   const everything = await startEverything("streamableHttp");
   const legacy = await startEverything("sse");
   const servers = {

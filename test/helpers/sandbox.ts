@@ -2,14 +2,15 @@ import { env } from "cloudflare:test";
 import { it } from "vitest";
 import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
+import type { Placement } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
 import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
 import { executionTimeoutMs } from "../../workers/gateway/execution/limits";
+import { placeExecution } from "../../workers/gateway/execution/placement";
 import {
   type SandboxDeps,
   sendToSandbox as sendPlanned,
 } from "../../workers/gateway/execution/send-to-sandbox";
-import { type EngineChoice, placeExecution } from "../../workers/gateway/execution/worker-pool";
 import { inProcessHost } from "../../workers/sandbox/run-sandbox";
 import { testContext } from "./context";
 
@@ -85,16 +86,16 @@ export function countingLoader(): {
 }
 
 /**
- * Where an execution of the unit tests' team runs on `engine`, as operations/execute.ts places it:
- * quickjs in the team's one warm worker (a pool of one slot: the count it keeps decides nothing, so
- * the slot is given back at once).
+ * Where an execution of the unit tests' team runs on `engine`, as the gateway places it
+ * (execution/placement.ts): quickjs in the team's one warm worker (a pool of one slot: the count it
+ * keeps decides nothing, so the slot is given back at once).
  */
-function placed(engine: Engine, language: ExecuteInput["language"], memoryBytes?: number): EngineChoice {
+function placed(engine: Engine, language: ExecuteInput["language"], memoryBytes?: number): Placement {
   const { sandbox } = testContext().config;
   const config = { ...sandbox, engine, poolSize: 1, memoryBytes: memoryBytes ?? sandbox.memoryBytes };
-  const place = placeExecution("unit-sandbox", config, language, false);
+  const place = placeExecution("unit-sandbox", config, language, []);
   place.release();
-  return place.engine;
+  return place.placement;
 }
 
 /** `sendToSandbox` with the timeout a plan would resolve for `input` (tests send inputs, not plans). */
@@ -107,14 +108,14 @@ export function sendToSandbox(deps: SandboxDeps, input: ExecuteInput): Promise<E
  * isolate; on quickjs each interpreter has `memoryBytes` (default: EXEC_MEMORY_MB).
  */
 export function sandboxOn(engine: Engine = DEFAULT_ENGINE, memoryBytes?: number) {
-  /** Sandbox dependencies around the real Worker Loader (or `loader`); `extra.engine` for Python's warm worker. */
+  /** Sandbox dependencies around the real Worker Loader (or `loader`); `extra.placement` for Python's warm worker. */
   const deps = (
     limits: Partial<ExecutionLimits> = {},
     extra: Partial<SandboxDeps> = {},
     loader: WorkerLoader = env.LOADER,
   ): SandboxDeps => ({
     host: inProcessHost(loader),
-    engine: placed(engine, "typescript", memoryBytes),
+    placement: placed(engine, "typescript", memoryBytes),
     limits: { ...LIMITS, ...limits },
     ...extra,
   });
@@ -123,7 +124,10 @@ export function sandboxOn(engine: Engine = DEFAULT_ENGINE, memoryBytes?: number)
     extra: Partial<ExecuteInput> = {},
     limits: Partial<ExecutionLimits> = {},
   ): Promise<ExecuteResult> =>
-    sendToSandbox(deps(limits, { engine: placed(engine, extra.language, memoryBytes) }), { code, ...extra });
+    sendToSandbox(deps(limits, { placement: placed(engine, extra.language, memoryBytes) }), {
+      code,
+      ...extra,
+    });
   return { engine, deps, run };
 }
 

@@ -14,8 +14,8 @@ let workers = 0;
 function runOn(engine: Engine, code: string, extra: Partial<SandboxDeps> & Partial<ExecuteInput> = {}) {
   const { language, ...more } = extra;
   const worker = { id: `fidelity-${Date.now()}-${workers++}`, memoryBytes: 32 * 2 ** 20 };
-  const chosen = engine === "quickjs" ? { engine: { name: engine, worker } } : {};
-  return sendToSandbox(deps({}, { ...chosen, ...more }), { code, ...(language ? { language } : {}) });
+  const placement = engine === "quickjs" ? { warm: worker } : { fresh: true as const };
+  return sendToSandbox(deps({}, { placement, ...more }), { code, ...(language ? { language } : {}) });
 }
 
 describe.each(["quickjs", "isolate"] as const)("on the %s engine", (engine) => {

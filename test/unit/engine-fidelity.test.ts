@@ -11,11 +11,8 @@ import { deps, sendToSandbox } from "../helpers/sandbox";
 const SLOTS = 4;
 const MIN_SNIPPETS = 300;
 const quickjs = (slot: number) =>
-  deps(
-    {},
-    { engine: { name: "quickjs", worker: { id: `fidelity:${slot}`, memoryBytes: 32 * 1024 * 1024 } } },
-  );
-const isolate = () => deps({}, { engine: { name: "isolate" } });
+  deps({}, { placement: { warm: { id: `fidelity:${slot}`, memoryBytes: 32 * 1024 * 1024 } } });
+const isolate = () => deps({}, { placement: { fresh: true } });
 
 async function inTurn<T>(count: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(count);

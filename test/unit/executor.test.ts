@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { QUICKJS_WITHOUT_WORKER, SandboxRequest } from "../../shared/contract/sandbox";
+import { SandboxRequest } from "../../shared/contract/sandbox";
+import { WARM_PYTHON_WITH_MODULES } from "../../workers/sandbox/backends/python-warm";
 import { runSandbox } from "../../workers/sandbox/run-sandbox";
 import { TEST_API_KEY } from "../helpers/keys";
 import { countingLoader, LIMITS, sandboxOn, sendToSandbox, TEST_ENGINES } from "../helpers/sandbox";
@@ -181,26 +182,50 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
   });
 });
 
-describe("a request for the quickjs engine that names no warm worker", () => {
+describe("the sandbox side of the engine seam", () => {
   const request = {
     code: "return 1",
     language: "typescript" as const,
     cpuMs: 1_000,
-    isolate: { timeoutMs: 1_000, maxSteps: 1_000, maxOutputChars: 1_000, maxArgChars: 1_000, egress: false },
-    engine: "quickjs" as const,
+    isolate: { timeoutMs: 5_000, maxSteps: 1_000, maxOutputChars: 1_000, maxArgChars: 1_000, egress: false },
   };
 
-  it("is refused by the sandbox host, never run on another engine", async () => {
-    const parsed = SandboxRequest.safeParse(request);
+  it("refuses a request that names no placement (an engine name is not one)", () => {
+    const parsed = SandboxRequest.safeParse({ ...request, engine: "quickjs" });
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]).toMatchObject({ path: ["worker"], message: QUICKJS_WITHOUT_WORKER });
+    expect(parsed.error?.issues[0]?.path).toEqual(["placement"]);
+    const both = { warm: { id: "t:v:0", memoryBytes: 1_048_576 }, fresh: true };
+    expect(SandboxRequest.safeParse({ ...request, placement: both }).success).toBe(false);
+  });
+
+  it("runs a warm placement in the team's warm worker and a fresh one in a Dynamic Worker of its own", async () => {
+    const warm = countingLoader();
+    const placement = { warm: { id: `seam-${Date.now()}`, memoryBytes: 32 * 1_048_576 } };
+    const inWarm = await runSandbox(warm.loader, SandboxRequest.parse({ ...request, placement }), undefined);
+    const fresh = countingLoader();
+    const inFresh = await runSandbox(
+      fresh.loader,
+      SandboxRequest.parse({ ...request, placement: { fresh: true } }),
+      undefined,
+    );
+    expect([inWarm.result, inFresh.result]).toEqual([1, 1]);
+    expect(warm.loads.map((code) => code.mainModule)).toEqual(["engine.js"]);
+    expect(fresh.loads.map((code) => code.mainModule)).toEqual(["runtime.js"]);
+  });
+
+  it("refuses Python with TypeScript skills in a warm worker, whose code cannot load them", async () => {
     const { loader, loads } = countingLoader();
-    // The gateway's in-process host gets the request as it was built, unparsed.
-    const built = { ...SandboxRequest.parse({ ...request, engine: "isolate" }), engine: "quickjs" as const };
+    const built = SandboxRequest.parse({
+      ...request,
+      code: "1",
+      language: "python",
+      skills: [{ name: "double", version: 1, code: "return args.n * 2" }],
+      placement: { warm: { id: `seam-py-${Date.now()}`, memoryBytes: 64 * 1_048_576 } },
+    });
     const r = await runSandbox(loader, built, undefined);
     expect(r.error).toEqual({
       name: "SandboxError",
-      message: `The sandbox failed: ${QUICKJS_WITHOUT_WORKER}`,
+      message: `The sandbox failed: ${WARM_PYTHON_WITH_MODULES}`,
     });
     expect(loads).toHaveLength(0);
   });

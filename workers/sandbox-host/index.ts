@@ -49,8 +49,8 @@ const WARM_UP = SandboxRequest.parse({
     maxArgChars: 1_000,
     egress: false,
   },
-  // What it warms is the compiler and a fresh isolate's load; quickjs warm workers are per team.
-  engine: "isolate",
+  // What it warms is the compiler and a fresh isolate's load; warm workers are per team.
+  placement: { fresh: true },
 });
 
 export default {

@@ -1,4 +1,3 @@
-import type { Engine } from "../../shared/contract/engine";
 import type { ExecutionError } from "../../shared/contract/execute";
 import type { LoadedSkill } from "../../shared/contract/sandbox";
 import { compileAgentCode, skillModule } from "./compile";
@@ -9,18 +8,18 @@ export const SKILLS_INDEX_MODULE = "skills.js";
 /**
  * Each skill compiled like agent code (TypeScript stripped, guarded, sealed) into its own module,
  * a function of `(args, skills)`, and an index module mapping names to them; `guarded` when one of
- * them imports the guard.
+ * them imports the guard. `v8Semantics`: compiled for the quickjs engine (compileAgentCode).
  */
 export function skillModules(
   skills: readonly LoadedSkill[],
-  engine: Engine = "isolate",
+  v8Semantics = false,
 ): { ok: true; modules: Record<string, string>; guarded: boolean } | { ok: false; error: ExecutionError } {
   const modules: Record<string, string> = {};
   let guarded = false;
   const imports: string[] = [];
   const entries: string[] = [];
   for (const [i, skill] of skills.entries()) {
-    const compiled = compileAgentCode(skill.code, "typescript", "skill", engine);
+    const compiled = compileAgentCode(skill.code, "typescript", "skill", v8Semantics);
     if (!compiled.ok) {
       const { name, message } = compiled.error;
       return {

@@ -14,7 +14,7 @@ export default {
     const request = {
       code,
       language: "javascript",
-      engine: "isolate",
+      placement: { fresh: true },
       cpuMs: 1000,
       isolate: { timeoutMs: 2000, maxSteps: 1e9, maxOutputChars: 10000, maxArgChars: 10000, egress: false },
     };

@@ -1,5 +1,6 @@
 import type { SandboxHostApi } from "../../../shared/contract/sandbox";
-import { inProcessHost, type PhaseTimer } from "../../sandbox/run-sandbox";
+import type { PhaseTimer } from "../../sandbox/backends/backend";
+import { inProcessHost } from "../../sandbox/run-sandbox";
 import type { GatewayEnv } from "../env";
 
 /**

@@ -3,6 +3,7 @@ import {
   failedOutcome,
   HOST_GRACE_MS,
   type LoadedSkill,
+  type Placement,
   type SandboxBridgeApi,
   type SandboxHostApi,
   SandboxOutcome,
@@ -13,7 +14,6 @@ import { disposeQuietly } from "../../../shared/dispose";
 import { sandboxSkills } from "../skills/resolve";
 import type { ExecutionLedger } from "./ledger";
 import type { ExecutionLimits } from "./limits";
-import type { EngineChoice } from "./worker-pool";
 
 const PING_TIMEOUT_MS = 1_000;
 /**
@@ -31,8 +31,8 @@ export function sandboxHostOverdueSince(): number | undefined {
 export interface SandboxDeps {
   /** where isolates are made: in this isolate (`inProcessHost`) or the SANDBOX_HOST service */
   host: SandboxHostApi;
-  /** the engine, and for quickjs the pool's warm worker that runs it (worker-pool.ts `placeExecution`) */
-  engine: EngineChoice;
+  /** where it runs: a warm worker of the team's pool or a fresh isolate (placement.ts `placeExecution`) */
+  placement: Placement;
   limits: ExecutionLimits;
   /** the object the isolate's code reaches the gateway through (tools, discovery, egress) */
   bridge?: SandboxBridgeApi;
@@ -210,7 +210,6 @@ function sandboxRequest(
       liveLogs: deps.liveLogs ?? false,
     },
     skills: skills.modules,
-    engine: deps.engine.name,
-    ...(deps.engine.name === "quickjs" ? { worker: deps.engine.worker } : {}),
+    placement: deps.placement,
   };
 }

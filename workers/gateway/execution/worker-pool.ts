@@ -1,7 +1,5 @@
-import type { ExecuteInput } from "../../../shared/contract/execute";
 import { PYTHON_VERSION } from "../../sandbox/python/dist/manifest.mjs";
 import { QUICKJS_VERSION } from "../../sandbox/quickjs/dist/manifest.mjs";
-import type { SandboxConfig } from "../config";
 
 /** Executions this gateway isolate has running in each warm worker, by id. */
 const running = new Map<string, number>();
@@ -47,32 +45,5 @@ export function takeSlot(team: string, slots: number, language: PoolLanguage): P
       if (n > 0) running.set(id, n);
       else running.delete(id);
     },
-  };
-}
-
-/** The engine that runs one execution: quickjs always in a warm worker of the team's pool. */
-export type EngineChoice =
-  | { name: "isolate" }
-  | { name: "quickjs"; worker: { id: string; memoryBytes: number } };
-
-/**
- * Where one execution of the team runs, on the team's engine (`sandbox.engine`): quickjs in the
- * least busy warm worker (given back with `release`), or a fresh isolate. Python code that calls
- * TypeScript skills runs in a fresh isolate on either engine: they are modules, and a warm worker's
- * code is fixed (Python skills are code its interpreter runs).
- */
-export function placeExecution(
-  team: string,
-  sandbox: SandboxConfig,
-  language: ExecuteInput["language"],
-  callsModuleSkills: boolean,
-): { engine: EngineChoice; release(): void } {
-  const python = language === "python";
-  if (sandbox.engine !== "quickjs" || (python && callsModuleSkills))
-    return { engine: { name: "isolate" }, release() {} };
-  const slot = takeSlot(team, sandbox.poolSize, python ? "python" : "javascript");
-  return {
-    engine: { name: "quickjs", worker: { id: slot.id, memoryBytes: sandbox.memoryBytes } },
-    release: slot.release,
   };
 }

@@ -6,10 +6,10 @@ import { SandboxBridge } from "../bridge/sandbox-bridge";
 import { BridgeWork } from "../bridge/work";
 import { GatewayError } from "../errors";
 import { ExecutionLedger } from "../execution/ledger";
+import { placeExecution, placementWorker } from "../execution/placement";
 import { withPrivateLogs } from "../execution/private-events";
 import { sandboxHost } from "../execution/sandbox-host";
 import { sendToSandbox } from "../execution/send-to-sandbox";
-import { placeExecution } from "../execution/worker-pool";
 import type { RequestContext } from "../request/context";
 import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
@@ -110,13 +110,12 @@ async function executeInSession(ctx: RequestContext, plan: ExecutionPlan): Promi
       events,
       signal,
     });
-    const tsSkills = input.language === "python" && skills.loaded.some((s) => s.language !== "python");
-    const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, tsSkills);
-    worker = placed.engine.name === "quickjs" ? placed.engine.worker.id : "load";
+    const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, skills.loaded);
+    worker = placementWorker(placed.placement);
     const ran = await sendToSandbox(
       {
         host: sandboxHost(ctx.env, clock),
-        engine: placed.engine,
+        placement: placed.placement,
         limits: ctx.config.limits,
         bridge: new SandboxBridge(work),
         ledger,

@@ -1,4 +1,3 @@
-import type { Engine } from "../../../shared/contract/engine";
 import type { ExecutionError } from "../../../shared/contract/execute";
 import { instrument, thrownRecorder } from "./instrument";
 import { returnInserts } from "./returns";
@@ -28,13 +27,14 @@ export function compileAgentCode(
   code: string,
   language: "typescript" | "javascript",
   kind: "agent" | "skill" = "agent",
-  engine: Engine = "isolate",
+  v8Semantics = false,
 ): Compiled {
   const head = kind === "skill" ? SKILL_WRAPPER_HEAD : WRAPPER_HEAD;
   const first = parseAgentCode(code, language, head);
   if (!first.ok) return first;
-  // On the quickjs engine, caught errors get V8's words and `**` V8's result (v8-semantics.ts).
-  const v8 = engine === "quickjs" && /catch|\*\*/.test(code) && withV8Semantics(first.js, first.program);
+  // For an interpreter that is not V8 (the quickjs engine): caught errors get V8's words and `**`
+  // V8's result (v8-semantics.ts).
+  const v8 = v8Semantics && /catch|\*\*/.test(code) && withV8Semantics(first.js, first.program);
   const parsed = v8 || first;
   const escaped = escapeFromWrapper(parsed.program, parsed.js);
   if (escaped) return { ok: false, error: escaped };

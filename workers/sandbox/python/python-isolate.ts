@@ -1,5 +1,6 @@
 import type { SandboxBridgeApi, SandboxRequest } from "../../../shared/contract/sandbox";
 import { log } from "../../../shared/log";
+import { SANDBOX_COMPATIBILITY_DATE } from "../backends/dynamic-worker";
 import { RUNTIME_MODULES } from "../generated";
 import { SKILLS_INDEX_MODULE } from "../skill-modules";
 import { PYTHON_MODULES } from "./dist/manifest.mjs";
@@ -15,7 +16,10 @@ const JS_RUNTIME = Object.fromEntries(
 );
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 
-/** The warm Python worker's code: fixed, so one id names it (worker-pool.ts); it makes its own snapshot. */
+/**
+ * The warm Python worker's code: fixed, so one id names it (the gateway's worker-pool.ts); it makes
+ * its own snapshot.
+ */
 export const PYTHON_WARM_MODULES: Record<string, WorkerLoaderModule | string> = {
   ...PYTHON_MODULES,
   ...JS_RUNTIME,
@@ -23,16 +27,8 @@ export const PYTHON_WARM_MODULES: Record<string, WorkerLoaderModule | string> = 
   "snapshot.js": "export default null;",
 };
 
-interface PythonWarmEntrypoint {
-  run(
-    options: SandboxRequest["isolate"],
-    code: string,
-    bridge: SandboxBridgeApi | undefined,
-    memoryBytes: number,
-  ): Promise<unknown>;
-}
-
-interface PythonEntrypoint {
+/** A fresh Python isolate's entrypoint (runtime/isolate.js). */
+export interface PythonEntrypoint {
   runAgentCode(
     options: SandboxRequest["isolate"],
     code: string,
@@ -72,27 +68,10 @@ export function pythonSnapshot(loader: WorkerLoader): Promise<ArrayBuffer | null
   return snapshot;
 }
 
-export function callPython(
-  entrypoint: unknown,
-  request: SandboxRequest,
-  bridge: SandboxBridgeApi | undefined,
-) {
-  return (entrypoint as PythonEntrypoint).runAgentCode(request.isolate, request.code, bridge);
-}
-
-export function callPythonWarm(
-  entrypoint: unknown,
-  request: SandboxRequest,
-  bridge: SandboxBridgeApi | undefined,
-  memoryBytes: number,
-) {
-  return (entrypoint as PythonWarmEntrypoint).run(request.isolate, request.code, bridge, memoryBytes);
-}
-
 async function makeSnapshot(loader: WorkerLoader): Promise<ArrayBuffer | null> {
   const started = Date.now();
   const worker = loader.load({
-    compatibilityDate: "2026-04-01",
+    compatibilityDate: SANDBOX_COMPATIBILITY_DATE,
     mainModule: PYTHON_MAIN,
     modules: PYTHON_WARM_MODULES,
     env: {},

@@ -18,7 +18,7 @@
 // with its logs; if even that runs out, this module reports the stop itself.
 
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ENGINE_LIMITS as LIMITS } from "../../../shared/contract/engine";
+import { QUICKJS_LIMITS as LIMITS } from "../../../shared/contract/engine";
 import { execute } from "./interpreter.js";
 import { engineError, stopReport, timeoutError } from "./reports.js";
 

@@ -2,7 +2,7 @@
 // QuickJS's job queue whenever host work settles, and stops the code when its fuel runs out.
 import {
   cpuBudgetError,
-  ENGINE_LIMITS as LIMITS,
+  QUICKJS_LIMITS as LIMITS,
   BRIDGE_METHODS as METHODS,
 } from "../../../shared/contract/engine";
 import {

@@ -1,6 +1,6 @@
 // What prelude.js (and its polyfill groups) may ask the host of an interpreter: one table of
 // functions, each serving the execution that took the interpreter (interpreter.js binds them).
-import { ENGINE_LIMITS as LIMITS } from "../../../shared/contract/engine";
+import { QUICKJS_LIMITS as LIMITS } from "../../../shared/contract/engine";
 import { answerV8 } from "./host-v8.js";
 
 /* global POLYFILL_SOURCES */

@@ -1,7 +1,7 @@
 // Interpreters, made before an execution asks for one, and an execution's start in one.
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
-import { ENGINE_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import { QUICKJS_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
 import { HOST_FUNCTIONS, V8_POLYFILLS } from "./host-functions.js";
 import { LEAN_V8 } from "./host-v8.js";

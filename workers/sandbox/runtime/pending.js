@@ -5,6 +5,7 @@
 // (`await`, `.then`, `Promise.all` all call it); reading any other property of it (`page.total` on a
 // forgotten await) throws a TypeError that says to add `await`.
 // One tracker per isolate, made by the runtime's main module and handed to each part's installer.
+import { MAX_SKILL_RUNS } from "../../../shared/contract/caps";
 import { clip } from "./intrinsics.js";
 
 const PromiseCtor = Promise;
@@ -143,7 +144,7 @@ export function pendingCalls() {
       if (e.state === "failed") run.errors++;
       run.ms += e.ms;
       byName.set(name, run);
-      if (byName.size >= 64) break;
+      if (byName.size >= MAX_SKILL_RUNS) break;
     }
     return [...byName.values()];
   }

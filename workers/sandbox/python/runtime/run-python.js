@@ -8,22 +8,21 @@ import {
   ERROR_CAPS,
   fitJson,
   liveLog,
+  MAX_LOG_LINES,
+  MAX_SKILL_RUNS,
   pendingCalls,
+  RESULT_WALK_CHARS,
   SESSION_LIMITS,
   shapeOutput,
+  WARNING_CAPS,
 } from "./python-support.js";
 
-const LOG_LINES = 10_000;
-/** Skills with their own `stats.calls` entry (SkillRuns in shared/contract/sandbox.ts). */
-const MAX_SKILL_RUNS = 64;
 /**
  * How long past its timeout the Python side may take to answer: its guard stops computation at the
  * timeout, but an await that never finishes (a future nobody resolves, a call still running) is
  * stopped here; less than the host's grace (HOST_GRACE_MS), so the answer is this one.
  */
 export const RUN_GRACE_MS = 1_000;
-/** Characters of JSON a Python result may have before it is cut (RESULT_WALK_CHARS in shared/contract/caps.ts). */
-const RESULT_CHARS = 5_000_000;
 
 /**
  * @typedef {Awaited<ReturnType<typeof import("./boot.js").boot>>} Pyodide
@@ -46,7 +45,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
   let dropped = 0;
   const live = options.liveLogs ? liveLog(bridge) : undefined;
   const log = (/** @type {string} */ level, /** @type {string} */ text) => {
-    if (chars > options.maxOutputChars * 2 || logs.length >= LOG_LINES) {
+    if (chars > options.maxOutputChars * 2 || logs.length >= MAX_LOG_LINES) {
       dropped++;
       return;
     }
@@ -74,7 +73,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
         py.toPy({
           timeoutMs: options.timeoutMs,
           maxSteps: options.maxSteps,
-          maxChars: RESULT_CHARS,
+          maxChars: RESULT_WALK_CHARS,
           maxArgChars: options.maxArgChars,
           skills: options.pythonSkills ?? [],
         }),
@@ -113,7 +112,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     ...(shaped.truncation ? { truncation: shaped.truncation } : {}),
     logs: shaped.logs,
     logsCut: shaped.logsCut,
-    ...(warnings.length ? { warnings: warnings.slice(0, 6) } : {}),
+    ...(warnings.length ? { warnings: warnings.slice(0, WARNING_CAPS.count) } : {}),
     ...(skillRuns.length ? { skillRuns } : {}),
     ...(ran.error ? { error: fitData(ran.error) } : {}),
   });

@@ -10,7 +10,7 @@
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
 // bytes, one restored instance no execution has touched, and who holds the turn until when.
 // Python code that calls TypeScript skills does not come here: they are modules, and a warm worker's
-// code is fixed (run-sandbox.ts sends it to a fresh isolate, isolate.js). Python skills come as data
+// code is fixed (the gateway places it in a fresh isolate, isolate.js). Python skills come as data
 // (options.pythonSkills), run by the interpreter (_sandbox_skills.py).
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { boot, snapshotOf } from "./boot.js";
