@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./workers/gateway/index");
-		durableNamespaces: "SessionObject" | "RateLimiter" | "AuditLog" | "SkillIndex" | "ApprovalDesk";
+		durableNamespaces: "SessionObject" | "RateLimiter" | "AuditLog" | "SkillIndex" | "ApprovalDesk" | "ConnectionStore";
 	}
 	interface AcmeEnv {
 		SCHEMA_CACHE: KVNamespace;
@@ -49,6 +49,7 @@ declare namespace Cloudflare {
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
 		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
+		CONNECTIONS: DurableObjectNamespace<import("./workers/gateway/index").ConnectionStore>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 	interface Env {
@@ -95,6 +96,7 @@ declare namespace Cloudflare {
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
 		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
+		CONNECTIONS: DurableObjectNamespace<import("./workers/gateway/index").ConnectionStore>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 }
