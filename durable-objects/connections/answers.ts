@@ -1,7 +1,7 @@
 import type { ConnectionStatus, ConnectionView, UserSecretView } from "../../shared/contract/connections";
 
-/** How a connection's current tokens were got: by the user's sign-in, or a refresh (ahead of expiry, or after a 401). */
-export type ObtainedBy = "code" | "refresh" | "refresh-after-401";
+/** How a connection's current tokens were got: by the user's sign-in, or a refresh. */
+export type ObtainedBy = "code" | "refresh";
 
 /** What the gateway stores with a connection's tokens. */
 export interface ConnectionInput {
@@ -83,6 +83,8 @@ export interface ConnectionStoreApi {
   saveDiscovery(team: string, server: string, discovery: string | null): Promise<void>;
   saveClient(team: string, server: string, client: string | null): Promise<void>;
   openFlow(team: string, user: string, server: string): Promise<OpenedFlow>;
+  /** A pending flow's server and expiry, for its user (the connect page, and the callback before it takes it). */
+  flow(team: string, id: string, user: string): Promise<FlowAnswer<{ server: string; expiresAt: number }>>;
   startFlow(
     team: string,
     id: string,

@@ -96,6 +96,15 @@ export class ConnectionStore extends DurableObject<ConnectionsEnv> implements Co
     return this.#parts.flows.open(user, server);
   }
 
+  async flow(
+    team: string,
+    id: string,
+    user: string,
+  ): Promise<FlowAnswer<{ server: string; expiresAt: number }>> {
+    this.#parts.base.check(team, user);
+    return this.#parts.flows.peek(id, user);
+  }
+
   async startFlow(
     team: string,
     id: string,

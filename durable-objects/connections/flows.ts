@@ -43,6 +43,13 @@ export class Flows {
     return { id, expiresAt };
   }
 
+  peek(id: string, user: string): FlowAnswer<{ server: string; expiresAt: number }> {
+    const row = this.row(id);
+    const refused = this.refusal(row, user);
+    if (refused || !row) return { ok: false, reason: refused ?? "unknown" };
+    return { ok: true, server: row.server, expiresAt: row.expires_at };
+  }
+
   /** Records the state hash, verifier and discovery of the authorization URL just made for a flow. */
   async start(id: string, user: string, server: string, start: FlowStart): Promise<FlowAnswer<object>> {
     if (!HEX_64.test(String(start?.stateHash))) throw new TypeError("stateHash: must be 64 hex digits");

@@ -9,7 +9,7 @@ import type { Connection, ConnectionInput, ObtainedBy, Registration } from "./an
 import type { ConnectionRow, RegistrationRow, UserSecretRow } from "./schema";
 import type { StoreBase } from "./tables";
 
-const OBTAINED_BY: readonly ObtainedBy[] = ["code", "refresh", "refresh-after-401"];
+const OBTAINED_BY: readonly ObtainedBy[] = ["code", "refresh"];
 /** Characters of a discovery or client JSON text. */
 const MAX_JSON_CHARS = 64_000;
 
