@@ -172,6 +172,30 @@ describe("per-user OAuth to an upstream (the SDK's auth() over the connection st
     expect(upstream.bearers.every((b) => b.issuedHere)).toBe(true);
   });
 
+  it("refreshes a connection once for concurrent calls (a rotated refresh token is never reused)", async () => {
+    const team = "oa-once";
+    const { upstream, target } = setUp(team, { accessTokenTtlSeconds: 30 });
+    await connect(upstream, target("alice"));
+    const answers = await Promise.all([1, 2, 3, 4].map(() => accessTokenFor(target("alice"))));
+    expect(answers.every((a) => a.ok)).toBe(true);
+    expect(new Set(answers.map((a) => a.ok && a.token)).size).toBe(1);
+    expect(upstream.as.tokenRequests.filter((r) => r.grantType === "refresh_token")).toHaveLength(1);
+    expect(await whoami(target("alice"))).toMatchObject({ user: "alice" });
+  });
+
+  it("without a refresh token, serves the access token while it is good, then asks again", async () => {
+    const team = "oa-norefresh";
+    const { upstream, target } = setUp(team, { accessTokenTtlSeconds: 30, refreshTokens: false });
+    await connect(upstream, target("alice"));
+    const first = await accessTokenFor(target("alice"));
+    expect(first).toEqual({ ok: true, token: [...upstream.as.accessTokens.keys()][0] });
+    expect(await onUnauthorized(target("alice"), first.ok ? first.token : "")).toEqual({
+      ok: false,
+      reason: "expired",
+    });
+    expect(await accessTokenFor(target("alice"))).toEqual({ ok: false, reason: "expired" });
+  });
+
   it("disconnects: deleted here, revoked at the upstream's revocation endpoint", async () => {
     const team = "oa-revoke";
     const { upstream, target } = setUp(team);

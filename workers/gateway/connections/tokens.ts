@@ -149,7 +149,11 @@ async function refresh(
     await store.expireConnection(team, user, server.name);
     return { ok: false, reason: "expired" };
   };
-  if (!tokens.refresh_token) return expire();
+  if (!tokens.refresh_token) {
+    // Nothing to refresh with: the access token serves while it is good, then the user is asked again.
+    const still = stillGood();
+    return still.ok ? still : expire();
+  }
   if (!(await store.claimRefresh(team, user, server.name, LEASE_MS)))
     return waitForOther(target, connection, stillGood);
   const trouble = { seen: false };
