@@ -1,7 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "./test/helpers/keys.ts";
+import {
+  TEST_ADMIN_TOKEN,
+  TEST_API_KEY,
+  TEST_CONNECTIONS_KEY,
+  TEST_CONNECTIONS_KEY_PREVIOUS,
+} from "./test/helpers/keys.ts";
 import { createDemoApp } from "./workers/demo-upstream/app.ts";
 
 // Unit and integration tests run inside workerd with the real bindings of wrangler.toml
@@ -20,6 +25,8 @@ export default defineConfig({
         bindings: {
           DEV_API_KEY: TEST_API_KEY,
           ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+          CONNECTIONS_KEY: TEST_CONNECTIONS_KEY,
+          CONNECTIONS_KEY_PREVIOUS: TEST_CONNECTIONS_KEY_PREVIOUS,
           UPSTREAM_TIMEOUT_MS: "60000",
           TOOL_CALL_TIMEOUT_MS: "60000",
           EXEC_TIMEOUT_MS: "60000",

@@ -3,7 +3,7 @@
 declare namespace Cloudflare {
 	interface GlobalProps {
 		mainModule: typeof import("./workers/gateway/index");
-		durableNamespaces: "SessionObject" | "RateLimiter" | "AuditLog" | "SkillIndex" | "ApprovalDesk";
+		durableNamespaces: "SessionObject" | "RateLimiter" | "AuditLog" | "SkillIndex" | "ApprovalDesk" | "ConnectionStore";
 	}
 	interface AcmeEnv {
 		SCHEMA_CACHE: KVNamespace;
@@ -48,7 +48,8 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
-		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").DetachedRun>;
+		CONNECTIONS: DurableObjectNamespace<import("./workers/gateway/index").ConnectionStore>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 	interface Env {
@@ -94,7 +95,8 @@ declare namespace Cloudflare {
 		AUDIT: DurableObjectNamespace<import("./workers/gateway/index").AuditLog>;
 		SKILL_INDEX: DurableObjectNamespace<import("./workers/gateway/index").SkillIndex>;
 		APPROVAL_DESK: DurableObjectNamespace<import("./workers/gateway/index").ApprovalDesk>;
-		RUNS: DurableObjectNamespace<import("./workers/gateway/index").RunHost>;
+		RUNS: DurableObjectNamespace<import("./workers/gateway/index").DetachedRun>;
+		CONNECTIONS: DurableObjectNamespace<import("./workers/gateway/index").ConnectionStore>;
 		DEMO: Fetcher /* demo-upstream */;
 	}
 }

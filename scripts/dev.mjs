@@ -50,6 +50,7 @@ let stopping = false;
 async function run() {
   const key = ensureDevKey();
   ensureDevVar("ADMIN_TOKEN", "adm_");
+  ensureDevVar("CONNECTIONS_KEY", "ck_");
   for (;;) {
     // wrangler prints a line per request itself; the gateway's own JSON line per request also
     // crosses wrangler's inspector proxy, whose workerd keeps growing with it (npm run soak).

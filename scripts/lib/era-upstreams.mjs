@@ -3,11 +3,11 @@
 // and its latency figures (scripts/bench/upstream-eras.mjs):
 //   modern: MCP 2026-07-28, @modelcontextprotocol/server's createMcpHandler (no sessions; `server/discover`);
 //   legacy: 2025-era on the v1 SDK, sessionful as most deployed servers are (or stateless).
-import { createServer } from "node:http";
 import { McpServer as LegacyMcpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { serveFetch } from "./serve-fetch.mjs";
 
 /**
  * @typedef {{ methods: string[], sessionHeaders: string[], sessionsIssued: number, calls: number }} Wire
@@ -144,43 +144,11 @@ export function legacyUpstream(name = "legacy25", { stateless = false } = {}) {
 export async function serveEraUpstreams() {
   const modern = modernUpstream();
   const legacy = legacyUpstream();
-  const server = createServer(async (req, res) => {
-    try {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1");
-      if (url.pathname === "/wire") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ modern: modern.wire, legacy: legacy.wire }));
-        return;
-      }
-      const upstream =
-        url.pathname === "/modern/mcp" ? modern : url.pathname === "/legacy/mcp" ? legacy : null;
-      if (!upstream) {
-        res.writeHead(404).end();
-        return;
-      }
-      const chunks = [];
-      for await (const chunk of req) chunks.push(chunk);
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      const request = new Request(url, {
-        method: req.method,
-        headers,
-        ...(req.method === "POST" ? { body: Buffer.concat(chunks) } : {}),
-      });
-      const response = await upstream.fetch(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(Buffer.from(await response.arrayBuffer()));
-    } catch (err) {
-      res.writeHead(500).end(String(err));
-    }
+  const served = await serveFetch(async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/wire") return Response.json({ modern: modern.wire, legacy: legacy.wire });
+    const upstream = pathname === "/modern/mcp" ? modern : pathname === "/legacy/mcp" ? legacy : null;
+    return upstream ? upstream.fetch(request) : new Response(null, { status: 404 });
   });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(undefined)));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    modern,
-    legacy,
-    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
-  };
+  return { base: served.base, modern, legacy, close: served.close };
 }

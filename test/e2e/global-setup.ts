@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node";
 import { startStack } from "../../scripts/lib/stack.mjs";
 import { freePort, root } from "../../scripts/lib/wrangler-dev.mjs";
 import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
-import { TEST_ADMIN_TOKEN, TEST_API_KEY } from "../helpers/keys";
+import { TEST_ADMIN_TOKEN, TEST_API_KEY, TEST_CONNECTIONS_KEY } from "../helpers/keys";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -71,6 +71,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     vars: {
       DEV_API_KEY: TEST_API_KEY,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      CONNECTIONS_KEY: TEST_CONNECTIONS_KEY,
       MCP_SERVERS: JSON.stringify(servers),
       // The maximum as the default: on a starved machine an honest execution can outlast 30 s, and a
       // host that misses a deadline is restarted (tests of timeouts pass their own timeoutMs).

@@ -3,6 +3,7 @@
 export {
   ApprovalDesk,
   AuditLog,
+  ConnectionStore,
   DetachedRun,
   default,
   RateLimiter,

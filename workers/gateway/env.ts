@@ -4,4 +4,8 @@ export type GatewayEnv = Omit<Env, "DEV_API_KEY" | "ADMIN_TOKEN"> & {
   DEV_API_KEY?: string;
   /** When set, the bearer token of the admin API (/admin/*). */
   ADMIN_TOKEN?: string;
+  /** The secret tokens of per-user connections are sealed under (docs/security.md "Connections"). */
+  CONNECTIONS_KEY?: string;
+  /** The key before the last rotation: what it sealed still opens, and is re-sealed under the new one. */
+  CONNECTIONS_KEY_PREVIOUS?: string;
 };

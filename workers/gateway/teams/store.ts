@@ -1,4 +1,4 @@
-import { hex, sha256 } from "../../../shared/hash";
+import { base64url, hex, sha256 } from "../../../shared/hash";
 import { KeyRecord, type TeamInput, TeamRecord } from "./schema";
 
 const TEAM_PREFIX = "team:v1:";
@@ -105,11 +105,4 @@ export class TeamStore {
   async touchKey(id: string): Promise<void> {
     await this.kv.put(`lastused:v1:${id}`, String(Date.now()));
   }
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
 }

@@ -1,0 +1,92 @@
+import {
+  assertSecureTokenEndpoint,
+  discoverOAuthServerInfo,
+  type OAuthClientInformationMixed,
+  type OAuthDiscoveryState,
+  type StoredOAuthTokens,
+  selectClientAuthMethod,
+} from "@modelcontextprotocol/client";
+import type { ConnectionView } from "../../../shared/contract/connections";
+import { log } from "../../../shared/log";
+import type { GatewayEnv } from "../env";
+import { type ConnectionTarget, connectionStore, fetchFor } from "./store";
+
+/** A user's connections (`user` given), or the whole team's (operators): never a token. */
+export function listConnections(env: GatewayEnv, team: string, user?: string): Promise<ConnectionView[]> {
+  return connectionStore(env, team).listConnections(team, user);
+}
+
+/**
+ * Ends a connection: deleted here first (no call uses it after this), then its tokens revoked at
+ * the upstream's authorization server where its metadata names a revocation endpoint (RFC 7009),
+ * and only at the authorization server that issued them. `revoked` says whether that happened.
+ */
+export async function disconnect(target: ConnectionTarget): Promise<{ removed: boolean; revoked: boolean }> {
+  const { env, team, user, server } = target;
+  const { removed, tokens } = await connectionStore(env, team).removeConnection(team, user, server.name);
+  if (!tokens) return { removed, revoked: false };
+  try {
+    return { removed, revoked: await revoke(target, JSON.parse(tokens) as StoredOAuthTokens) };
+  } catch (err) {
+    log("warn", "upstream token revocation failed", {
+      team,
+      server: server.name,
+      error: (err as Error)?.name,
+    });
+    return { removed, revoked: false };
+  }
+}
+
+async function revoke(target: ConnectionTarget, tokens: StoredOAuthTokens): Promise<boolean> {
+  const { env, team, server } = target;
+  const registration = await connectionStore(env, team).registration(team, server.name);
+  const fetchFn = fetchFor(server);
+  const discovery: OAuthDiscoveryState = registration.discovery
+    ? JSON.parse(registration.discovery)
+    : await discoverOAuthServerInfo(server.url, { fetchFn });
+  // Both metadata kinds are kept whole (loose objects); OpenID's type lacks the revocation fields.
+  const metadata = discovery.authorizationServerMetadata as
+    | (NonNullable<OAuthDiscoveryState["authorizationServerMetadata"]> & {
+        revocation_endpoint?: string;
+        revocation_endpoint_auth_methods_supported?: string[];
+      })
+    | undefined;
+  const endpoint = metadata?.revocation_endpoint;
+  if (!metadata || !endpoint || (tokens.issuer && !sameIssuer(tokens.issuer, metadata.issuer))) return false;
+  const { clientId, clientSecret } = server.auth;
+  const client: OAuthClientInformationMixed | null = clientId
+    ? { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) }
+    : registration.client
+      ? JSON.parse(registration.client)
+      : null;
+  if (!client) return false;
+  const url = assertSecureTokenEndpoint(endpoint);
+  const methods =
+    metadata.revocation_endpoint_auth_methods_supported ??
+    metadata.token_endpoint_auth_methods_supported ??
+    [];
+  const method = selectClientAuthMethod(client, methods);
+  let revoked = true;
+  for (const [token, hint] of [
+    [tokens.refresh_token, "refresh_token"],
+    [tokens.access_token, "access_token"],
+  ] as const) {
+    if (!token) continue;
+    const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
+    const body = new URLSearchParams({ token, token_type_hint: hint });
+    if (method === "client_secret_basic")
+      headers.set("Authorization", `Basic ${btoa(`${client.client_id}:${client.client_secret ?? ""}`)}`);
+    else body.set("client_id", client.client_id);
+    if (method === "client_secret_post" && client.client_secret)
+      body.set("client_secret", client.client_secret);
+    const response = await fetchFn(url, { method: "POST", headers, body, redirect: "manual" });
+    await response.body?.cancel();
+    revoked &&= response.ok;
+  }
+  return revoked;
+}
+
+/** RFC 8414 issuers, tolerating one trailing slash (as the SDK does). */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, "") === b.replace(/\/$/, "");
+}
