@@ -3,7 +3,7 @@ import { it } from "vitest";
 import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
 import { disposeQuietly } from "../../shared/dispose";
-import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
+import type { ExecutionLimits } from "../../workers/gateway/config";
 import { type SandboxDeps, sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { type EngineChoice, placeExecution } from "../../workers/gateway/execution/worker-pool";
 import { inProcessHost } from "../../workers/sandbox/run-sandbox";

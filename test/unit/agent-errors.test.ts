@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ERROR_MESSAGE_CHARS } from "../../shared/contract/caps";
 import type { CatalogTool } from "../../shared/contract/tools";
-import { findTool, ToolCallError } from "../../workers/gateway/bridge/call-tool";
+import { findTool } from "../../workers/gateway/discovery/find-tool";
 import { searchTools } from "../../workers/gateway/discovery/service";
+import { ToolCallError } from "../../workers/gateway/discovery/tool-call-error";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import { applyPolicy, policyRefusal } from "../../workers/gateway/teams/policy";
 import type { Catalog } from "../../workers/gateway/upstreams";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findTool } from "../../workers/gateway/bridge/call-tool";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
+import { findTool } from "../../workers/gateway/discovery/find-tool";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import { sendToSandbox } from "../../workers/gateway/execution/send-to-sandbox";
 import { execute } from "../../workers/gateway/operations/execute";

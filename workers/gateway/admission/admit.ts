@@ -1,7 +1,7 @@
 import type { TakeResult } from "../../../durable-objects/limiter/rate-limiter";
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
-import { HttpError } from "../http/errors";
+import { GatewayError } from "../errors";
 import { type PhaseClock, timed } from "../timing/clock";
 import { admitInLine } from "./admission-line";
 import { requeueReleases, takeReleases } from "./leases";
@@ -70,7 +70,7 @@ export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
     "RateLimit-Policy": `${result.limit};w=60`,
   };
   if (!result.allowed) {
-    throw new HttpError(429, "rate_limited", refusal(result, count), {
+    throw new GatewayError("rate_limited", refusal(result, count), {
       ...headers,
       "Retry-After": String(result.retryAfterSeconds),
     });

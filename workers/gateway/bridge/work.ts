@@ -9,14 +9,15 @@ import type { ApprovalGate } from "../approvals/gate";
 import { approvalNote } from "../approvals/policy";
 import { auditToolCall } from "../audit";
 import { searchTools, toolDefinition } from "../discovery/service";
+import { quoteName, ToolCallError } from "../discovery/tool-call-error";
+import { withSkills } from "../discovery/with-skills";
 import { egressFetch } from "../egress/fetch";
 import type { ExecutionEvents } from "../execution/events";
 import type { ExecutionLedger } from "../execution/ledger";
 import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
-import { withSkills } from "../skills/discovery";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
-import { callTool, quoteName, ToolCallError } from "./call-tool";
+import { callTool } from "./call-tool";
 import { SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 

@@ -1,6 +1,6 @@
 import type { CallStat } from "../../../shared/contract/execute";
-import { quoteName, ToolCallError } from "../bridge/call-tool";
-import type { ExecutionLimits } from "./limits";
+import type { ExecutionLimits } from "../config";
+import { quoteName, ToolCallError } from "../discovery/tool-call-error";
 
 /** One call the sandbox made through the bridge. */
 export interface CallRecord {

@@ -10,9 +10,10 @@ import {
   sandboxError,
 } from "../../../shared/contract/sandbox";
 import { disposeQuietly } from "../../../shared/dispose";
+import type { ExecutionLimits } from "../config";
 import { sandboxSkills } from "../skills/resolve";
 import type { ExecutionLedger } from "./ledger";
-import { type ExecutionLimits, executionTimeoutMs } from "./limits";
+import { executionTimeoutMs } from "./limits";
 import type { EngineChoice } from "./worker-pool";
 
 const PING_TIMEOUT_MS = 1_000;

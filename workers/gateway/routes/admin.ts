@@ -8,11 +8,11 @@ import type { AppEnv } from "../http/app-env";
 import { parseBody, readJson } from "../http/body";
 import { HttpError } from "../http/errors";
 import { revokeGrantsOfKey } from "../oauth";
-import { globWarnings } from "../teams/glob-check";
 import { withTeamLimits } from "../teams/resolve";
 import { DEFAULT_TEAM, KeyInput, TEAM_NAME, TeamInput, type TeamRecord } from "../teams/schema";
 import { TeamStore } from "../teams/store";
 import { parseMcpServers } from "../upstreams/config";
+import { globWarnings } from "../upstreams/glob-check";
 
 /** `Authorization: Bearer <ADMIN_TOKEN>`; without an ADMIN_TOKEN the admin API is off. */
 const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -61,7 +61,7 @@ const noTeam = (team: string) =>
       : `No team "${team}"`,
   );
 
-/** What the saved team's record should make an operator look at again (its globs; teams/glob-check.ts). */
+/** What the saved team's record should make an operator look at again (its globs; upstreams/glob-check.ts). */
 async function savedTeamWarnings(
   env: AppEnv["Bindings"],
   team: string,

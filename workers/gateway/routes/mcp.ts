@@ -1,13 +1,13 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { z } from "zod";
-import { cancellation, cancelRequests } from "../execution/cancellation";
+import { cancellation } from "../execution/cancellation";
 import { executionTimeoutMs } from "../execution/limits";
 import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import { executeToolAnswer } from "../mcp/execute-answer";
-import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
+import { cancelRequests, isInitialize, withoutSelfCancellations } from "../mcp/messages";
 import { serveModern } from "../mcp/modern";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
