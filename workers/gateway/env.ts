@@ -5,3 +5,8 @@ export type GatewayEnv = Omit<Env, "DEV_API_KEY" | "ADMIN_TOKEN"> & {
   /** When set, the bearer token of the admin API (/admin/*). */
   ADMIN_TOKEN?: string;
 };
+
+/** The ADMIN_TOKEN secret; unset or "" means none (the admin API and the dashboard are off). */
+export function adminToken(env: GatewayEnv): string | undefined {
+  return env.ADMIN_TOKEN || undefined;
+}

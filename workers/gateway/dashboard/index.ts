@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { html } from "hono/html";
 import { sameSecret } from "../context/api-key";
+import { adminToken } from "../env";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
@@ -10,7 +11,7 @@ import { approvalPages } from "./pages/approvals";
 import { auditPages } from "./pages/audit";
 import { overviewPages } from "./pages/overview";
 import { teamPages } from "./pages/teams";
-import { adminToken, currentSession, endSession, sameCsrf, startSession } from "./session";
+import { currentSession, endSession, sameCsrf, startSession } from "./session";
 
 /** Signed in, and for a post: the session's CSRF token and no foreign Origin. */
 const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -49,7 +50,7 @@ const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
         403,
       );
   }
-  c.set("operator", { session, token });
+  c.set("operator", { session });
   await next();
 };
 

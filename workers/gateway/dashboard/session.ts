@@ -77,11 +77,6 @@ export function sameCsrf(session: OperatorSession, given: unknown): Promise<bool
     : Promise.resolve(false);
 }
 
-/** The ADMIN_TOKEN, or undefined when the admin plane (and so the dashboard) is off. */
-export function adminToken(env: GatewayEnv): string | undefined {
-  return env.ADMIN_TOKEN || undefined;
-}
-
 async function sign(token: string, id: string): Promise<string> {
   const enc = new TextEncoder();
   const key = await crypto.subtle.importKey(

@@ -9,7 +9,7 @@ import {
 import type { RunEvent, RunStatus } from "../../../durable-objects/runs/run-event";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import { approvalDesk } from "../approvals/desk";
-import type { GatewayEnv } from "../env";
+import { adminToken, type GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
 import { isRunId, newRunId, runHost } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
@@ -34,7 +34,7 @@ let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined
  * (the run's object, the desk).
  */
 export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> {
-  const secret = env.ADMIN_TOKEN ?? env.DEV_API_KEY ?? "";
+  const secret = adminToken(env) ?? env.DEV_API_KEY ?? "";
   if (signer?.secret !== secret) {
     // HMAC keys longer than the hash's block are hashed first: the label and padding cost nothing.
     const key = `mcp-request-state:${secret}`.padEnd(32, "\0");

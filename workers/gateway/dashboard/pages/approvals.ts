@@ -1,23 +1,16 @@
 import { Hono } from "hono";
 import { html } from "hono/html";
-import type { ApprovalView } from "../../../../durable-objects/approvals/approval";
 import type { AppEnv } from "../../http/app-env";
+import { decideApproval, listApprovals } from "../../routes/admin-service";
 import { adminCall } from "../admin-call";
 import { ago, csrfField, notice, page, table, time } from "../layout";
-
-type Listed = { pending: (ApprovalView & { waitingMs: number })[]; decided: ApprovalView[] };
 
 /** Calls from code waiting for a person: approve or deny each; the recent decisions below. */
 export const approvalPages = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const { session, token } = c.get("operator");
+    const { session } = c.get("operator");
     const team = c.req.query("team");
-    const listed = await adminCall<Listed>(
-      c,
-      token,
-      "GET",
-      `/approvals?limit=200${team ? `&team=${encodeURIComponent(team)}` : ""}`,
-    );
+    const listed = await adminCall(() => listApprovals(c.env, { limit: 200, team }));
     const done = { approved: "Approved.", denied: "Denied." }[c.req.query("done") ?? ""];
     const body = html`${done ? notice("ok", done) : ""}
 ${listed.ok ? "" : notice("error", listed.message)}
@@ -51,11 +44,11 @@ ${table(
     return page(c, "Approvals", body, session);
   })
   .post("/:id", async (c) => {
-    const { session, token } = c.get("operator");
+    const { session } = c.get("operator");
     const id = c.req.param("id");
     const form = await c.req.parseBody();
     const approve = form.approve === "yes";
-    const decided = await adminCall(c, token, "POST", `/approvals/${encodeURIComponent(id)}`, { approve });
+    const decided = await adminCall(() => decideApproval(c.env, id, { approve }));
     if (!decided.ok)
       return page(
         c,

@@ -1,32 +1,17 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../../http/app-env";
+import { createKey, listKeys, revokeKey } from "../../routes/admin-service";
 import { adminCall } from "../admin-call";
 import { ago, csrfField, notice, page, table, time } from "../layout";
-
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: number;
-  lastUsedAt?: number;
-}
-interface NewKey {
-  id: string;
-  key: string;
-  name: string;
-  prefix: string;
-}
 
 /** A team's API keys: make one (shown once, with the client lines filled in), revoke one (after a confirmation). */
 export const keyPages = new Hono<AppEnv>()
   .post("/", async (c) => {
     const team = c.req.param("team") ?? "";
-    const { session, token } = c.get("operator");
+    const { session } = c.get("operator");
     const form = await c.req.parseBody();
-    const made = await adminCall<NewKey>(c, token, "POST", `/teams/${encodeURIComponent(team)}/keys`, {
-      name: String(form.name ?? "").trim(),
-    });
+    const made = await adminCall(() => createKey(c.env, team, { name: String(form.name ?? "").trim() }));
     if (!made.ok)
       return page(
         c,
@@ -64,29 +49,19 @@ export const keyPages = new Hono<AppEnv>()
   .post("/:id/revoke", async (c) => {
     const team = c.req.param("team") ?? "";
     const id = c.req.param("id");
-    const { session, token } = c.get("operator");
-    const listed = await adminCall<{ keys: KeyRow[] }>(
-      c,
-      token,
-      "GET",
-      `/teams/${encodeURIComponent(team)}/keys`,
-    );
-    if (!listed.ok || !listed.data.keys.some((k) => k.id === id))
+    const { session } = c.get("operator");
+    const listed = await adminCall(() => listKeys(c.env, team));
+    if (!listed.ok || !listed.data.some((k) => k.id === id))
       return page(c, "Revoke a key", notice("error", `Team ${team} has no key "${id}".`), session, 404);
-    const revoked = await adminCall(c, token, "DELETE", `/keys/${encodeURIComponent(id)}`);
+    const revoked = await adminCall(() => revokeKey(c.env, id));
     if (!revoked.ok) return page(c, "Revoke a key", notice("error", revoked.message), session, 400);
     return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}?saved=revoked`, 303);
   });
 
 /** The keys table and the new-key form of a team page. */
 export async function keysSection(c: Context<AppEnv>, team: string) {
-  const { session, token } = c.get("operator");
-  const listed = await adminCall<{ keys: KeyRow[] }>(
-    c,
-    token,
-    "GET",
-    `/teams/${encodeURIComponent(team)}/keys`,
-  );
+  const { session } = c.get("operator");
+  const listed = await adminCall(() => listKeys(c.env, team));
   const now = Date.now();
   return html`<h2>API keys</h2>
 ${c.req.query("saved") === "revoked" ? notice("ok", "Key revoked.") : ""}
@@ -94,7 +69,7 @@ ${listed.ok ? "" : notice("error", listed.message)}
 ${table(
   "Keys",
   ["Name", "Prefix", "Made", "Last used", ""],
-  (listed.ok ? listed.data.keys : []).map((k) => [
+  (listed.ok ? listed.data : []).map((k) => [
     k.name,
     html`<code>${k.prefix}…</code>`,
     time(k.createdAt),

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../../http/app-env";
 import { requireConfig } from "../../http/config";
+import { getTeam, listTeams, saveTeam } from "../../routes/admin-service";
 import type { TeamRecord } from "../../teams/schema";
 import { serverStates } from "../../upstreams";
 import { adminCall } from "../admin-call";
@@ -23,8 +24,7 @@ export const teamPages = new Hono<AppEnv>()
     const name = String(form.name ?? "").trim();
     const config = parseConfig(String(form.config ?? "").trim() || "{}");
     if (!config.ok) return teamList(c, config.error, name, String(form.config ?? ""));
-    const { token } = c.get("operator");
-    const exists = await adminCall(c, token, "GET", `/teams/${encodeURIComponent(name)}`);
+    const exists = await adminCall(() => getTeam(c.env, name));
     if (exists.ok)
       return teamList(
         c,
@@ -32,13 +32,7 @@ export const teamPages = new Hono<AppEnv>()
         name,
         String(form.config ?? ""),
       );
-    const made = await adminCall<TeamRecord>(
-      c,
-      token,
-      "PUT",
-      `/teams/${encodeURIComponent(name)}`,
-      config.value,
-    );
+    const made = await adminCall(() => saveTeam(c.env, name, config.value, waitUntil(c)));
     if (!made.ok) return teamList(c, made.message, name, String(form.config ?? ""));
     return c.redirect(`/dashboard/teams/${encodeURIComponent(name)}?saved=created`, 303);
   })
@@ -49,15 +43,10 @@ export const teamPages = new Hono<AppEnv>()
     const text = String(form.config ?? "");
     const config = parseConfig(text);
     if (!config.ok) return teamPage(c, config.error, text);
-    const saved = await adminCall<TeamRecord & { warnings?: string[] }>(
-      c,
-      c.get("operator").token,
-      "PUT",
-      `/teams/${encodeURIComponent(team)}`,
-      config.value,
-    );
+    const saved = await adminCall(() => saveTeam(c.env, team, config.value, waitUntil(c)));
     if (!saved.ok) return teamPage(c, saved.message, text);
-    if (saved.data.warnings?.length) return teamPage(c, undefined, undefined, saved.data.warnings);
+    const { warnings } = saved.data.team;
+    if (warnings?.length) return teamPage(c, undefined, undefined, warnings);
     return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}?saved=config`, 303);
   })
   .route("/:team/keys", keyPages)
@@ -66,13 +55,9 @@ export const teamPages = new Hono<AppEnv>()
   .route("/:team/sessions", sessionPages);
 
 async function teamList(c: Context<AppEnv>, error?: string, name = "", config = CONFIG_EXAMPLE) {
-  const { session, token } = c.get("operator");
-  const listed = await adminCall<{ teams: { name: string }[]; cursor?: string }>(
-    c,
-    token,
-    "GET",
-    `/teams?limit=100${c.req.query("cursor") ? `&cursor=${encodeURIComponent(c.req.query("cursor") ?? "")}` : ""}`,
-  );
+  const { session } = c.get("operator");
+  const cursor = c.req.query("cursor");
+  const listed = await adminCall(() => listTeams(c.env, { limit: 100, cursor }));
   const names = listed.ok ? listed.data.teams.map((t) => t.name) : [];
   const body = html`${error ? notice("error", error) : ""}
 ${listed.ok ? "" : notice("error", listed.message)}
@@ -97,8 +82,8 @@ ${listed.ok && listed.data.cursor ? html`<p><a href="/dashboard/teams?cursor=${e
 
 async function teamPage(c: Context<AppEnv>, error?: string, text?: string, warnings?: string[]) {
   const team = c.req.param("team") ?? "";
-  const { session, token } = c.get("operator");
-  const record = await adminCall<TeamRecord>(c, token, "GET", `/teams/${encodeURIComponent(team)}`);
+  const { session } = c.get("operator");
+  const record = await adminCall(() => getTeam(c.env, team));
   if (!record.ok && record.status !== 404)
     return page(c, `Team ${team}`, notice("error", record.message), session, 400);
   const saved = c.req.query("saved");
@@ -131,6 +116,8 @@ ${table(
   servers.map((s) => [s.name, s.state, String(s.tools), s.error ?? ""]),
 )}`;
 }
+
+const waitUntil = (c: Context<AppEnv>) => (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
 
 function parseConfig(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (text.length > 200_000) return { ok: false, error: "The configuration is over 200,000 characters." };
