@@ -191,7 +191,7 @@ async function interleaved(concurrency) {
   for (let done = 0, round = 0; done < total; done += chunk, round++) {
     const count = Math.min(chunk, total - done);
     // The order turns every chunk, so no path always follows the same one (whose leftover
-    // background work, such as the gateway's audit batch, would otherwise always land on it).
+    // background work, such as the gateway's audit write, would otherwise always land on it).
     for (let k = 0; k < PATHS.length; k++) {
       const i = (k + round) % PATHS.length;
       const measured = await run(PATHS[i], concurrency, count);

@@ -164,6 +164,7 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
+/** Per-isolate state: the configuration read from each env object, for as long as the env lives. */
 const cache = new WeakMap<object, ConfigResult>();
 
 /** Reads and validates configuration; problems name the variable and what was wrong. */

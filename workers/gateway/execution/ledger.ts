@@ -22,7 +22,7 @@ const WHAT: Record<Budget, { noun: string; instead: string; variable: string }> 
   toolCalls: {
     noun: "tool calls",
     instead:
-      "do fewer calls per execution: batch (one call with a list, filter or bigger page), or split the work across executions",
+      "do fewer calls per execution: combine them (one call with a list, filter or bigger page), or split the work across executions",
     variable: "EXEC_MAX_TOOL_CALLS",
   },
   discoveryCalls: {

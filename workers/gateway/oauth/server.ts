@@ -19,6 +19,7 @@ export const SCOPE = "mcp";
 const ACCESS_TOKEN_TTL = 3600;
 const REFRESH_TOKEN_TTL = 30 * 86_400;
 
+/** Per-isolate state: the authorization server of each origin seen (at most MAX_ORIGINS, then afresh). */
 const servers = new Map<string, OAuthAuthorizationServer<GatewayEnv> | null>();
 const MAX_ORIGINS = 16;
 

@@ -4,6 +4,7 @@ import { DEFAULT_TEAM, type TeamInput, type TeamRecord } from "./schema";
 import { TeamStore } from "./store";
 
 const MEMO_MS = 5_000;
+/** Per-isolate state: team records read from KV, each trusted for MEMO_MS. */
 const memo = new Map<string, { at: number; record: TeamRecord | null }>();
 
 /** A team's record, re-read from KV at most every few seconds per isolate. */

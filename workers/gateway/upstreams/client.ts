@@ -27,7 +27,7 @@ interface Remembered {
 }
 
 /**
- * Idle sessions of legacy (2025-era, sessionful) upstreams this isolate opened, by server + config.
+ * Per-isolate state: idle sessions of legacy (2025-era, sessionful) upstreams this isolate opened, by server + config.
  * Only ids are kept (I/O objects may not cross requests in Workers): the next call builds a
  * transport with the id and skips initialize. A session is lent to one call at a time: each new
  * client numbers its JSON-RPC requests from 0, so two concurrent clients on one session would
@@ -35,7 +35,7 @@ interface Remembered {
  */
 const idle = new Map<string, Remembered[]>();
 const MAX_IDLE_PER_SERVER = 8;
-/** Which era each server speaks (2026 with its discover result, 2025, or legacy SSE only). */
+/** Per-isolate state: which era each server speaks (2026 with its discover result, 2025, legacy SSE). */
 const eras = new EraMemory();
 
 function fetcherFor(server: UpstreamServer): FetchLike {

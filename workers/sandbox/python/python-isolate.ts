@@ -41,7 +41,10 @@ interface PythonEntrypoint {
   snapshot(): Promise<unknown>;
 }
 
-/** null: no snapshot could be made here, so every Python isolate boots from scratch (~1.5 s). */
+/**
+ * Per-isolate state: the Python snapshot, made once; null: none could be made here, so every Python
+ * isolate boots from scratch (~1.5 s).
+ */
 let snapshot: Promise<ArrayBuffer | null> | undefined;
 
 /**
