@@ -6,7 +6,7 @@ import { Execution, MAIN } from "./execution.js";
 import { HOST_FUNCTIONS, V8_POLYFILLS } from "./host-functions.js";
 import { LEAN_V8 } from "./host-v8.js";
 import { addLeanFunctions } from "./lean-calls.js";
-import { memoryPool } from "./memories.js";
+import { memoryKeeper } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 import { errorMessage } from "./reports.js";
 
@@ -17,7 +17,7 @@ const PRELUDE = PRELUDE_SOURCE;
 const RUN_CODE = RUN_CODE_SOURCE;
 
 /** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
-const memories = memoryPool(1);
+const memories = memoryKeeper(1);
 
 /** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
 
