@@ -8,7 +8,7 @@ import { ago, csrfField, notice, page, table, time } from "../layout";
 /** Calls from code waiting for a person: approve or deny each; the recent decisions below. */
 export const approvalPages = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const { session } = c.get("operator");
+    const signIn = c.get("operator");
     const team = c.req.query("team");
     const listed = await adminCall(() => listApprovals(c.env, { limit: 200, team }));
     const done = { approved: "Approved.", denied: "Denied." }[c.req.query("done") ?? ""];
@@ -24,8 +24,8 @@ ${table(
     html`<pre>${a.args}</pre>`,
     a.rule,
     `${ago(a.waitingMs)} (times out ${time(a.deadline)})`,
-    html`<form method="post" action="/dashboard/approvals/${a.id}" class="inline">${csrfField(session)}<input type="hidden" name="approve" value="yes"><button type="submit">Approve ${a.tool}</button></form>
-<form method="post" action="/dashboard/approvals/${a.id}" class="inline">${csrfField(session)}<input type="hidden" name="approve" value="no"><button type="submit" class="danger">Deny ${a.tool}</button></form>`,
+    html`<form method="post" action="/dashboard/approvals/${a.id}" class="inline">${csrfField(signIn)}<input type="hidden" name="approve" value="yes"><button type="submit">Approve ${a.tool}</button></form>
+<form method="post" action="/dashboard/approvals/${a.id}" class="inline">${csrfField(signIn)}<input type="hidden" name="approve" value="no"><button type="submit" class="danger">Deny ${a.tool}</button></form>`,
   ]),
 )}
 ${table(
@@ -41,10 +41,10 @@ ${table(
       time(a.decision?.decidedAt),
     ]),
 )}`;
-    return page(c, "Approvals", body, session);
+    return page(c, "Approvals", body, signIn);
   })
   .post("/:id", async (c) => {
-    const { session } = c.get("operator");
+    const signIn = c.get("operator");
     const id = c.req.param("id");
     const form = await c.req.parseBody();
     const approve = form.approve === "yes";
@@ -54,7 +54,7 @@ ${table(
         c,
         "Approvals",
         html`${notice("error", decided.message)}<p><a href="/dashboard/approvals">Back to approvals</a></p>`,
-        session,
+        signIn,
         decided.status === 404 ? 404 : 409,
       );
     return c.redirect(`/dashboard/approvals?done=${approve ? "approved" : "denied"}`, 303);

@@ -16,7 +16,7 @@ const CHARTED_TEAMS = 50;
 
 /** The deployment at a glance: teams, the last 24 hours' executions and errors, upstreams, waiting approvals. */
 export const overviewPages = new Hono<AppEnv>().get("/", async (c) => {
-  const { session } = c.get("operator");
+  const signIn = c.get("operator");
   const [teams, approvals] = await Promise.all([
     adminCall(() => listTeams(c.env, { limit: 1000 })),
     adminCall(() => listApprovals(c.env, { limit: 500 })),
@@ -89,5 +89,5 @@ ${table(
   ["Server", "State", "Tools", "Detail"],
   servers.map((s) => [s.name, s.state, String(s.tools), s.error ?? ""]),
 )}`;
-  return page(c, "Overview", body, session);
+  return page(c, "Overview", body, signIn);
 });
