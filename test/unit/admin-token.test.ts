@@ -14,6 +14,9 @@ describe("ADMIN_TOKEN", () => {
     const state = await empty.mint({ run: "run_x", approval: "apr_x" });
     const unset = roundStateCodec({ ...gateway, ADMIN_TOKEN: undefined, DEV_API_KEY: TEST_API_KEY });
     // The codec has no `bind`, so verify ignores the server context.
-    await expect(unset.verify(state, {} as ServerContext)).resolves.toEqual({ run: "run_x", approval: "apr_x" });
+    await expect(unset.verify(state, {} as ServerContext)).resolves.toEqual({
+      run: "run_x",
+      approval: "apr_x",
+    });
   });
 });

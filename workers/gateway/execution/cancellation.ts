@@ -27,7 +27,7 @@ export function cancellation(
     requestSignal?: AbortSignal;
     sdkSignal?: AbortSignal;
     rpcId?: RequestId;
-    /** the execution's wall-clock limit: it listens no longer than that and the host's grace */
+    /** the execution's wall-clock limit: it listens no longer than that and the sandbox host's grace */
     timeoutMs: number;
   },
 ): Cancellation {

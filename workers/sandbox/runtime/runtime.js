@@ -1,4 +1,4 @@
-// Main module of every sandbox isolate of the `isolate` engine. The host loads it with the agent's
+// Main module of every sandbox isolate of the `isolate` engine. The sandbox host loads it with the agent's
 // compiled code (agent.js) and the execution's parts (parts.js), and calls `runAgentCode(options,
 // bridge)` once over RPC; run-code.js (bundled in) does the work, as it does in a quickjs interpreter.
 // The isolate's env is empty: the only way out is the bridge argument. Only this engine has the

@@ -19,7 +19,7 @@ const MAX_SKILL_RUNS = 64;
 /**
  * How long past its timeout the Python side may take to answer: its guard stops computation at the
  * timeout, but an await that never finishes (a future nobody resolves, a call still running) is
- * stopped here; less than the host's grace (HOST_GRACE_MS), so the answer is this one.
+ * stopped here; less than the sandbox host's grace (HOST_GRACE_MS), so the answer is this one.
  */
 export const RUN_GRACE_MS = 1_000;
 /** Characters of JSON a Python result may have before it is cut (RESULT_WALK_CHARS in shared/contract/caps.ts). */
