@@ -16,7 +16,7 @@ export class SessionCalls {
 
   constructor(private readonly session: ExecutionSession) {}
 
-  async run(raw: unknown): Promise<BridgeResult> {
+  async call(raw: unknown): Promise<BridgeResult> {
     const parsed = SessionCall.safeParse(raw);
     if (!parsed.success)
       throw new ToolCallError("TypeError", `${opOf(raw)}: ${z.prettifyError(parsed.error)}`);

@@ -31,7 +31,7 @@ export class SkillCalls {
     private readonly loaded: ReadonlyMap<string, SkillRecord>,
   ) {}
 
-  async run(op: string, payload: unknown): Promise<unknown> {
+  async call(op: string, payload: unknown): Promise<unknown> {
     switch (op) {
       case "call":
         return this.check(parse(Call, payload, "skills.<name>(args)"));

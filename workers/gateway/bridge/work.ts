@@ -136,7 +136,7 @@ export class BridgeWork {
     const outcome = await this.answer(async () => {
       this.ledger.take("toolCalls", `skills.${what}`);
       payload = parseArgs(`skills.${what}`, payloadJson, this.ctx.config.limits.maxArgChars);
-      const answer = await this.#skillCalls.run(what, payload);
+      const answer = await this.#skillCalls.call(what, payload);
       const call = what === "call" ? (payload as { name: string; args?: unknown }) : undefined;
       if (call && this.options.gate) {
         await this.options.gate.check({ qualifiedName: `skills.${call.name}` }, "skills", call.args);
@@ -155,7 +155,7 @@ export class BridgeWork {
   session(call: unknown): Promise<BridgeResult> {
     return this.answer(async () => {
       this.ledger.take("sessionCalls", "state/workspace/session");
-      const answer = await this.#sessionCalls.run(call);
+      const answer = await this.#sessionCalls.call(call);
       if (!answer.ok) throw new ToolCallError(answer.error.name, answer.error.message, answer.error.path);
       return answer.value;
     });

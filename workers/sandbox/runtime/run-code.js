@@ -53,11 +53,11 @@ export function stopExecution(stop) {
 /**
  * @param {IsolateOptions} options
  * @param {Bridge | undefined} bridge
- * @param {() => Promise<unknown>} run the agent's module's default export
+ * @param {() => Promise<unknown>} agentMain the agent's module's default export
  * @param {Record<string, any>} parts the execution's parts.js
  * @returns {Promise<string>}
  */
-export async function runAgentCode(options, bridge, run, parts) {
+export async function runAgentCode(options, bridge, agentMain, parts) {
   if (started) throw new ErrorCtor("runAgentCode() may be called once per isolate");
   started = true;
   const live = options.liveLogs ? liveLog(bridge) : undefined;
@@ -103,7 +103,7 @@ export async function runAgentCode(options, bridge, run, parts) {
   /** @type {IsolateReport["error"]} */
   let error;
   try {
-    value = await Promise.race([run(), timeout]);
+    value = await Promise.race([agentMain(), timeout]);
     const stopped = guardState();
     if (stopped) error = { ...stopped };
   } catch (err) {
