@@ -155,7 +155,7 @@ describe("error messages an agent reads stay within MAX_ERROR_MESSAGE_CHARS", ()
 
   it("LimitError for each budget says what to do instead and names the variable last", () => {
     const budgets = [
-      ["toolCalls", "EXEC_MAX_TOOL_CALLS", /batch/],
+      ["toolCalls", "EXEC_MAX_TOOL_CALLS", /combine them/],
       ["discoveryCalls", "EXEC_MAX_DISCOVERY_CALLS", /broader query/],
       ["fetches", "EXEC_MAX_TOOL_CALLS", /fewer requests/],
       ["sessionCalls", "EXEC_MAX_SESSION_CALLS", /write them once/],
