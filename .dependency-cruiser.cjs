@@ -1,9 +1,6 @@
 // The import rules `npm run layers` checks (part of `npm run check`): no import cycle anywhere in the
 // tree, and the gateway's folders in layers that import only downward (docs/architecture.md#layers).
-// Violations that predate a rule are listed in .dependency-cruiser-known-violations.json and let
-// through (`--ignore-known`); any other fails. After removing some, write the list again:
-// `npx depcruise --output-type baseline workers durable-objects shared scripts test bench > .dependency-cruiser-known-violations.json`
-// (the folders of `npm run layers`).
+// There is no list of known violations: any violation fails.
 
 const G = "^workers/gateway/";
 

@@ -39,12 +39,12 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAnswers } from "./bench/answers.mjs";
-import { cpuPer, groupCpu, mainThreadPer, workerdMainThreadNs } from "./bench/cpu.mjs";
 import { runDefinitions } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
 import { runEngines } from "./bench/engines.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
+import { latencyPaths, runLatency } from "./bench/latency.mjs";
 import { disableNetworkEvents } from "./bench/network-events.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
 import { runPaced } from "./bench/paced.mjs";
@@ -53,7 +53,6 @@ import { runPrivacy } from "./bench/privacy.mjs";
 import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
-import { summarize } from "./bench/stats.mjs";
 import { root } from "./lib/root.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
 
@@ -70,11 +69,6 @@ const TOOL_CALLS = positiveInt("BENCH_TOOL_CALLS", 100);
 const PACED_ROUNDS = positiveInt("BENCH_PACED_ROUNDS", 30);
 const CHUNKS = positiveInt("BENCH_CHUNKS", 4);
 const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
-/** requests and chunks per path at a concurrency level */
-const levelSize = (concurrency) =>
-  concurrency === 1
-    ? { requests: C1_REQUESTS, chunks: Math.max(CHUNKS, Math.ceil(C1_REQUESTS / 100)) }
-    : { requests: REQUESTS, chunks: CHUNKS };
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
@@ -90,7 +84,6 @@ const gatewayCode = () => {
   const n = ++counter;
   return `return ${n + 2} - ${n}`;
 };
-const codemodeCode = () => `async () => { ${gatewayCode()} }`;
 // Section 2's direct-calling baseline hands whole tool results back through execute; a page of 100
 // tickets is ~40,000 characters, over the default 24,000-character output cap.
 // Section 3 makes BENCH_TOOL_CALLS calls in one execute. The load would exceed the per-key rate
@@ -112,111 +105,6 @@ let wranglerTail = () => [];
 let closeInspector = () => {}; // the DevTools connection that keeps network events off
 let group; // the process group of wrangler dev and its workerd processes
 
-// ---- the three paths under test: each call returns the execution's result object ----
-const sessions = []; // one MCP session (its request headers) per concurrent worker slot
-
-const PATHS = [
-  {
-    name: "gateway MCP tools/call",
-    prepare: async (concurrency) => {
-      while (sessions.length < concurrency) sessions.push(await gw.openMcpSession());
-    },
-    call: async (slot) => {
-      const result = await gw.rpc(sessions[slot], "tools/call", {
-        name: "execute",
-        arguments: { code: gatewayCode() },
-      });
-      return result?.structuredContent;
-    },
-  },
-  { name: "gateway REST /v1/execute", call: () => gw.post("/v1/execute", { code: gatewayCode() }) },
-  {
-    name: "codemode DynamicWorkerExecutor",
-    call: () => gw.post("/codemode/execute", { code: codemodeCode() }),
-  },
-  {
-    name: "gateway MCP 2026-07-28 tools/call",
-    call: async () => {
-      const result = await gw.rpcModern(
-        "tools/call",
-        { name: "execute", arguments: { code: gatewayCode() } },
-        "execute",
-      );
-      return result?.structuredContent;
-    },
-  },
-];
-
-// ---- measurement ----
-async function run(path, concurrency, count) {
-  const latencies = [];
-  let issued = 0;
-  const started = performance.now();
-  const worker = async (slot) => {
-    while (issued < count) {
-      issued++;
-      const t0 = performance.now();
-      const out = await path.call(slot);
-      latencies.push(performance.now() - t0);
-      if (out?.result !== 2 || out.error) {
-        const { headers: _, ...shown } = out ?? {};
-        throw new Error(`${path.name}: expected result 2, got ${JSON.stringify(shown).slice(0, 400)}`);
-      }
-    }
-  };
-  const cpuBefore = groupCpu(group);
-  const threadBefore = workerdMainThreadNs(group);
-  await Promise.all(Array.from({ length: concurrency }, (_, slot) => worker(slot)));
-  return {
-    latencies,
-    seconds: (performance.now() - started) / 1000,
-    cpu: cpuPer(cpuBefore, groupCpu(group), latencies.length),
-    jsThread: mainThreadPer(threadBefore, workerdMainThreadNs(group), latencies.length),
-  };
-}
-
-/**
- * levelSize's requests per path at `concurrency` (more when needed for its chunks), in chunks that
- * alternate between the paths (in a turning order), so that a machine getting busier or quieter
- * during the level weighs on every path alike. A chunk holds at least four requests per concurrent
- * slot (so ramp-up and drain stay small): at c=50 that is 200, so the level runs 4 × 200 per path
- * (it ran one chunk of 200 before, whose ratio moved ±0.05× between runs). Per path: all
- * latencies, the seconds its chunks took, workerd CPU ms per execution.
- */
-async function interleaved(concurrency) {
-  const { requests, chunks } = levelSize(concurrency);
-  const chunk = Math.max(Math.ceil(requests / chunks), concurrency * 4);
-  const total = chunk * chunks;
-  const totals = PATHS.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0, chunkRates: [] }));
-  for (let done = 0, round = 0; done < total; done += chunk, round++) {
-    const count = Math.min(chunk, total - done);
-    // The order turns every chunk, so no path always follows the same one (whose leftover
-    // background work, such as the gateway's audit batch, would otherwise always land on it).
-    for (let k = 0; k < PATHS.length; k++) {
-      const i = (k + round) % PATHS.length;
-      const measured = await run(PATHS[i], concurrency, count);
-      totals[i].latencies.push(...measured.latencies);
-      totals[i].seconds += measured.seconds;
-      totals[i].chunkRates.push(measured.latencies.length / measured.seconds);
-      totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
-      totals[i].jsThreadMs += measured.jsThread * measured.latencies.length;
-    }
-  }
-  return totals.map((t) => ({
-    latencies: t.latencies,
-    seconds: t.seconds,
-    cpu: t.cpuMs / t.latencies.length,
-    jsThread: t.jsThreadMs / t.latencies.length,
-    chunkRates: t.chunkRates,
-  }));
-}
-
-/** The lowest and highest exec/s ratio of `a` to `b` over the chunks they ran in turn: a run's own spread. */
-function chunkSpread(a, b) {
-  const ratios = a.chunkRates.map((rate, k) => rate / b.chunkRates[k]);
-  return `chunks ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}x`;
-}
-
 // ---- main ----
 function positiveInt(name, fallback, allowZero = false) {
   const raw = process.env[name];
@@ -233,64 +121,6 @@ function fail(message) {
 }
 
 const version = (pkg) => JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"))).version;
-const cells = (...values) =>
-  values.map((v) => (typeof v === "number" ? v.toFixed(1) : v).padStart(9)).join("");
-const line = (name, concurrency, ...values) =>
-  `${name.padEnd(32)}${String(concurrency).padStart(5)}${cells(...values)}`;
-
-async function latencies() {
-  console.log(
-    `\n== 1. Latency, throughput and CPU: ${REQUESTS} requests per path and level (c=1: ${C1_REQUESTS} in ` +
-      `${levelSize(1).chunks} chunks) after ${WARMUP} warm-up, in ${CHUNKS} chunks alternating between the paths ` +
-      `(a chunk has at least 4 requests per concurrent slot, so a level may run more: c=50 ${CHUNKS} × 200)`,
-  );
-  console.log(`code "return <n+2> - <n>", n new on every request (no two requests run the same code)`);
-  console.log("every request: wrangler proxy -> bench router -> service binding -> worker -> isolate");
-  console.log(
-    "CPU ms/exec: CPU time of the workerd processes (all workers of this run) / executions, from /proc;\n" +
-      "JS ms/exec: CPU time of the thread that runs the workers' JavaScript (workerd runs all of it on one\n" +
-      "thread per process), which is what bounds exec/s once that thread is busy\n",
-  );
-  const ratios = [];
-  const modernRatios = [];
-  console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms", "JS ms"));
-  for (const concurrency of LEVELS) {
-    const results = [];
-    for (const path of PATHS) {
-      await path.prepare?.(concurrency);
-      if (WARMUP > 0) await run(path, concurrency, WARMUP);
-    }
-    for (const [i, measured] of (await interleaved(concurrency)).entries()) {
-      const s = {
-        ...summarize(measured),
-        cpu: measured.cpu,
-        jsThread: measured.jsThread,
-        chunkRates: measured.chunkRates,
-      };
-      results.push(s);
-      console.log(line(PATHS[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
-    }
-    const [mcp, , cm, modern] = results;
-    modernRatios.push(
-      `  c=${String(concurrency).padEnd(3)} p50 ${(modern.p50 / cm.p50).toFixed(2)}x (${modern.p50.toFixed(1)} vs ` +
-        `${cm.p50.toFixed(1)} ms), exec/s ${(modern.perSecond / cm.perSecond).toFixed(2)}x; vs 2025 MCP p50 ` +
-        `${(modern.p50 / mcp.p50).toFixed(2)}x, exec/s ${(modern.perSecond / mcp.perSecond).toFixed(2)}x`,
-    );
-    ratios.push(
-      `  c=${String(concurrency).padEnd(3)} p50 ${(mcp.p50 / cm.p50).toFixed(2)}x (${mcp.p50.toFixed(1)} vs ` +
-        `${cm.p50.toFixed(1)} ms), exec/s ${(mcp.perSecond / cm.perSecond).toFixed(2)}x ` +
-        `(${mcp.perSecond.toFixed(1)} vs ${cm.perSecond.toFixed(1)}; ${chunkSpread(mcp, cm)}), CPU/exec ${(mcp.cpu / cm.cpu).toFixed(2)}x ` +
-        `(${mcp.cpu.toFixed(2)} vs ${cm.cpu.toFixed(2)} ms), JS thread/exec ${(mcp.jsThread / cm.jsThread).toFixed(2)}x ` +
-        `(${mcp.jsThread.toFixed(2)} vs ${cm.jsThread.toFixed(2)} ms)`,
-    );
-  }
-  console.log("\ngateway MCP vs codemode executor (p50 and throughput; >1x p50, <1x exec/s: MCP slower)");
-  console.log(ratios.join("\n"));
-  console.log(
-    "gateway MCP 2026-07-28 (stateless, through the SDK's handler) vs codemode executor, and vs 2025 MCP",
-  );
-  console.log(modernRatios.join("\n"));
-}
 
 async function main() {
   console.log(
@@ -321,7 +151,16 @@ async function main() {
   );
 
   if (SECTIONS.has(1)) {
-    await latencies();
+    const paths = latencyPaths(gw, gatewayCode);
+    await runLatency({
+      paths,
+      group,
+      levels: LEVELS,
+      requests: REQUESTS,
+      warmup: WARMUP,
+      chunks: CHUNKS,
+      c1Requests: C1_REQUESTS,
+    });
     await runPhases({
       gw,
       adminToken: ADMIN_TOKEN,
@@ -329,7 +168,7 @@ async function main() {
       code: gatewayCode,
       label: "distinct trivial code",
     });
-    const paced = [PATHS[0], PATHS[2]].map((path) => ({ name: path.name, call: () => path.call(0) }));
+    const paced = [paths[0], paths[2]].map((path) => ({ name: path.name, call: () => path.call(0) }));
     await runPaced({ paths: paced, group, rounds: PACED_ROUNDS });
   }
 

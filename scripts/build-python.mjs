@@ -4,7 +4,8 @@
 // run time (refused in Workers) precompiled per signature, and manifest.mjs, which imports them all
 // as the Worker Loader `modules` map. Run by scripts/build-sandbox.mjs (wrangler's [build] step, the
 // vitest configs, `npm run typecheck`); does nothing when its inputs have not changed.
-// The memory snapshot is not built here: the host makes it on first use (workers/sandbox/python/python-isolate.ts).
+// The memory snapshot is not built here: the sandbox host makes it on first use
+// (workers/sandbox/python/python-isolate.ts).
 import { createHash } from "node:crypto";
 import {
   copyFileSync,

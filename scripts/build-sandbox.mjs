@@ -9,7 +9,7 @@
 // ms of CPU less per execution (paired rounds at c=50, docs/bench-log.md, "Hot path"). Inlined helpers hold no state and
 // no classes, so a copy in each bundle behaves as one would (intrinsics are captured at each bundle's
 // evaluation, before any agent code runs). The modules are minified (whitespace, comments, local
-// names): every fresh isolate parses them again. Export names stay (the host and the Python isolate
+// names): every fresh isolate parses them again. Export names stay (the sandbox host and the Python isolate
 // import them); stack frames in runtime modules never reach the agent (workers/sandbox/stack.ts drops
 // them), so the mangled names are never seen.
 import { readFileSync, writeFileSync } from "node:fs";

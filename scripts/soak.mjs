@@ -95,20 +95,20 @@ async function one() {
 }
 
 function sample() {
-  const host = stack.host.current();
+  const sandboxHost = stack.sandboxHost.current();
   const row = {
     executions: done,
     seconds: Math.round((Date.now() - started) / 1000),
     perSecond: Math.round((done / Math.max(1, Date.now() - started)) * 1000),
     gatewayMb: workerdRssMb(stack.gateway.child.pid),
-    hostMb: host ? workerdRssMb(host.child.pid) : 0,
+    sandboxHostMb: sandboxHost ? workerdRssMb(sandboxHost.child.pid) : 0,
     errors,
-    hostRestarts: stack.host.restarts,
+    sandboxHostRestarts: stack.sandboxHost.restarts,
   };
   rows.push(row);
   console.log(
     `${String(row.executions).padStart(6)} executions  ${String(row.seconds).padStart(5)} s  ${String(row.perSecond).padStart(4)}/s  ` +
-      `gateway ${String(row.gatewayMb).padStart(5)} MB  sandbox host ${String(row.hostMb).padStart(5)} MB  errors ${row.errors}  host restarts ${row.hostRestarts}`,
+      `gateway ${String(row.gatewayMb).padStart(5)} MB  sandbox host ${String(row.sandboxHostMb).padStart(5)} MB  errors ${row.errors}  sandbox host restarts ${row.sandboxHostRestarts}`,
   );
 }
 
@@ -140,7 +140,7 @@ function verdict(samples) {
   const mid = Math.floor(warm.length / 2);
   const slope = (from, to, field) =>
     ((to[field] - from[field]) / Math.max(1, to.executions - from.executions)) * 1000;
-  const parts = ["gatewayMb", "hostMb"].map((field) => {
+  const parts = ["gatewayMb", "sandboxHostMb"].map((field) => {
     const early = slope(warm[0], warm[mid], field);
     const late = slope(warm[mid], warm.at(-1), field);
     const levels = late <= Math.max(1, early / 2);

@@ -74,7 +74,7 @@ export class AuditLog extends DurableObject {
   }
 
   /**
-   * Writes a batch and its aggregates (`usage_*`, entries within the retention only) in one
+   * Writes entries and their aggregates (`usage_*`, entries within the retention only) in one
    * transaction and drops rows past the retention; invalid entries are skipped.
    */
   async append(entries: AuditEntry[], retentionDays: number): Promise<{ written: number; skipped: number }> {

@@ -9,8 +9,8 @@ export const USAGE_TABLES = ["usage_hours", "usage_days", "usage_durations"] as 
 
 /**
  * The audit log's aggregates (docs/storage-schema.md): executions per hour, every entry per UTC day,
- * kind and tool, and execution durations per day as a histogram. `AuditLog` adds each batch's in its
- * append transaction and reads them for `usage()`, never the entries.
+ * kind and tool, and execution durations per day as a histogram. `AuditLog` adds each append's in its
+ * transaction and reads them for `usage()`, never the entries.
  */
 export class UsageTables {
   constructor(private readonly sql: SqlStorage) {}
@@ -41,7 +41,7 @@ export class UsageTables {
     this.add(aggregateUsage(usageSources(rows)));
   }
 
-  /** Adds a batch's aggregates to the tables (inside the caller's transaction). */
+  /** Adds an append's aggregates to the tables (inside the caller's transaction). */
   add(usage: UsageAggregates): void {
     const sql = this.sql;
     for (const h of usage.hours)
@@ -157,7 +157,7 @@ export class UsageTables {
 /** What the aggregates read of an entry. */
 export type UsageSource = Pick<AuditEntry, "ts" | "kind" | "tool" | "status" | "durationMs" | "toolCalls">;
 
-/** A batch's (or a backfill's) additions to the aggregate tables, one element per row to add to. */
+/** An append's (or a backfill's) additions to the aggregate tables, one element per row to add to. */
 export interface UsageAggregates {
   /** `usage_hours`: `execute` entries by `floor(ts / 1 h)` */
   hours: Array<{ hour: number; executions: number; errors: number; toolCalls: number }>;
@@ -168,7 +168,7 @@ export interface UsageAggregates {
 }
 
 /**
- * Sums entries into aggregate rows (ascending by key); `append` adds each batch's, and an object that
+ * Sums entries into aggregate rows (ascending by key); `append` adds each append's, and an object that
  * had entries before the tables existed adds its retained entries' once. Errors count status
  * `error` only (a cancelled execution is not an error).
  */

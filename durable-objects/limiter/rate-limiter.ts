@@ -4,11 +4,11 @@ import { log } from "../../shared/log";
 export interface TakeResult {
   allowed: boolean;
   limit: number;
-  /** whole tokens left after this take */
+  /** whole credits left after this take */
   remaining: number;
   /** seconds until the bucket is full again */
   resetSeconds: number;
-  /** when refused: seconds until the tokens asked for are back */
+  /** when refused: seconds until the credits asked for are back */
   retryAfterSeconds: number;
 }
 
@@ -26,8 +26,9 @@ export interface AdmitAsk {
   released: string[];
 }
 
+/** A key's credits (one per request or JSON-RPC message) and when they were counted. */
 interface Bucket {
-  tokens: number;
+  credits: number;
   at: number;
 }
 
@@ -49,12 +50,12 @@ export const WRITE_BEHIND_MS = 100;
 const PUT_MAX_KEYS = 128;
 
 /**
- * Rate limiting state of one team: a token bucket per API key of the team and the team's leases for
+ * Rate limiting state of one team: a bucket of credits per API key of the team and the team's leases for
  * running executions. The object's memory is the authority: every method reads and changes it
  * without an await between, so calls are applied one at a time and counts are exact under
  * concurrent requests. Storage is its copy for the next instance (after eviction, a deploy or a
  * crash), written WRITE_BEHIND_MS after a change without waiting for confirmation: an instance that
- * ends inside that window forgets the window's changes (its tokens come back, its new leases are
+ * ends inside that window forgets the window's changes (its credits come back, its new leases are
  * forgotten, its returned leases are held until they expire). Storage keys: docs/storage-schema.md.
  */
 export class RateLimiter extends DurableObject {
@@ -64,7 +65,7 @@ export class RateLimiter extends DurableObject {
 
   /**
    * One call per request: returns the `released` leases of executions that ended (the gateway sends
-   * them with its next call, workers/gateway/admission/leases.ts), takes `count` tokens from the key's bucket (all or
+   * them with its next call, workers/gateway/admission/leases.ts), takes `count` credits from the key's bucket (all or
    * none) and, when the take is allowed and `lease` is given, a lease for one of `lease.max`
    * concurrent executions.
    */
@@ -87,7 +88,7 @@ export class RateLimiter extends DurableObject {
   }
 
   /**
-   * Takes `count` tokens (one per JSON-RPC message of a batch) from a bucket of `perMinute` tokens
+   * Takes `count` credits (one per JSON-RPC message of a batch) from a bucket of `perMinute` credits
    * refilled continuously: all of them or, when fewer are left, none.
    */
   take(perMinute: number, count = 1, key = "bucket"): TakeResult {
@@ -96,13 +97,13 @@ export class RateLimiter extends DurableObject {
     const now = Date.now();
     const rate = perMinute / 60_000;
     const stored = this.read<Bucket>(key);
-    const tokens = Math.min(
+    const credits = Math.min(
       perMinute,
-      (stored?.tokens ?? perMinute) + (stored ? (now - stored.at) * rate : 0),
+      (stored?.credits ?? perMinute) + (stored ? (now - stored.at) * rate : 0),
     );
-    const allowed = tokens >= count;
-    const left = allowed ? tokens - count : tokens;
-    this.save(key, { tokens: left, at: now });
+    const allowed = credits >= count;
+    const left = allowed ? credits - count : credits;
+    this.save(key, { credits: left, at: now });
     // More than the bucket holds can never be taken; the wait then is for a full bucket.
     const wanted = Math.min(count, perMinute);
     return {

@@ -23,7 +23,7 @@ export const PRICES = {
 const DAY = 100_000;
 /**
  * Requests per execution besides Dynamic Workers: the client's request and the call into the
- * Dynamic Worker. Durable Object requests: the gateway's admission (RateLimiter) and, batched, the
+ * Dynamic Worker. Durable Object requests: the gateway's admission (RateLimiter) and, written behind, the
  * lease's return and the audit append: at most 3; codemode's executor uses none.
  */
 const REQUESTS_PER_EXEC = 2;

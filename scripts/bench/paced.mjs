@@ -1,5 +1,5 @@
 // Section 1c: executions the way an agent sends them, one at a time with think time between, so
-// nothing a request leaves for later (lease release, audit batch, isolate teardown) is shared with
+// nothing a request leaves for later (lease release, audit write, isolate teardown) is shared with
 // the next one. Each execution runs after QUIET_MS of quiet; the workerd CPU it caused is read at
 // offsets after its response, up to QUIET_MS, from per-thread schedstat (ns).
 import { setTimeout as sleep } from "node:timers/promises";

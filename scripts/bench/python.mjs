@@ -1,7 +1,7 @@
 // Section 6: Python next to TypeScript, a trivial execute over MCP at c=1, on each engine (a team
 // each): quickjs (the team's warm Python worker: a CPython instance restored per execution, the next
 // one restored ahead while the worker is idle) and isolate (a fresh isolate per execution, restored
-// from the host's snapshot). Python is timed back to back and at an agent's pace (a pause between
+// from the sandbox host's snapshot). Python is timed back to back and at an agent's pace (a pause between
 // executions, not counted), since a warm worker's instance restored ahead is ready only after a pause.
 // The first Python execution of each team is timed on its own.
 // All run on the stack `npm run dev` runs (scripts/lib/stack.mjs: the sandbox host in a workerd of
@@ -64,7 +64,7 @@ export async function runPython({ track }) {
     }
     console.log(table(["execute", "p50 ms", "p90 ms"], rows));
     console.log(
-      `first Python execution of each team (quickjs: its warm worker boots CPython, snapshots it and hardens its realm; isolate: the host made its snapshot when it started): ${firsts.join(", ")}`,
+      `first Python execution of each team (quickjs: its warm worker boots CPython, snapshots it and hardens its realm; isolate: the sandbox host made its snapshot when it started): ${firsts.join(", ")}`,
     );
   } finally {
     await stop();

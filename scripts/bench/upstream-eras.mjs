@@ -3,7 +3,7 @@
 // wire (scripts/lib/era-upstreams.mjs). Prints figures only:
 //   1. direct (Node, the v2 client as the gateway uses it, no gateway): one call as the gateway makes
 //      it: 2026 with the remembered discover result (no handshake), 2025 with a fresh initialize,
-//      2025 on a pooled session; and the POSTs each needs;
+//      2025 on an idle upstream session reused; and the POSTs each needs;
 //   2. through the gateway (one `wrangler dev` stack): the mean time of N sequential in-code calls
 //      (stats.calls), p50/p90 of an execute making one call, and 8 calls in Promise.all;
 //   3. the wire each upstream saw.
@@ -50,9 +50,9 @@ const series = {
   "2026, probing every call": () => directCall(modernUrl, {}),
   "2025, initialize every call": () => directCall(legacyUrl, { prior: { kind: "legacy" } }),
 };
-const pooled = await directCall(legacyUrl, { prior: { kind: "legacy" } });
-series["2025, pooled session"] = () =>
-  directCall(legacyUrl, { prior: { kind: "legacy" } }, pooled, "2025-11-25");
+const idle = await directCall(legacyUrl, { prior: { kind: "legacy" } });
+series["2025, idle upstream session"] = () =>
+  directCall(legacyUrl, { prior: { kind: "legacy" } }, idle, "2025-11-25");
 console.log(`== 1. Direct (Node, v2 client per call as the gateway makes it), ${CALLS} sequential calls`);
 for (const [name, run] of Object.entries(series)) {
   for (let i = 0; i < WARMUP; i++) await run();

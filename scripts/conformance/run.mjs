@@ -110,12 +110,12 @@ export async function runConformance({ gatewayUrl, key, node, only = [], print =
       if (chosen.length === 0) continue;
       // A dated era runs whole in one process (its skipped scenarios too, against the gateway's
       // unknown-tool and method-not-found errors); a chosen few, and extensions, one by one.
-      const batch = era !== "extensions" && only.length === 0;
+      const whole = era !== "extensions" && only.length === 0;
       const run = await runEra({
         node,
         mcpUrl,
         era,
-        scenarios: batch ? undefined : chosen,
+        scenarios: whole ? undefined : chosen,
         resultsDir: RESULTS,
       });
       say(`\n${era} (${ERA_ABOUT[era]}): ${listed.length} scenarios, run in ${run.seconds.toFixed(1)} s`);

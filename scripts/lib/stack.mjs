@@ -2,8 +2,8 @@
 // another, joined by a private dev registry (WRANGLER_REGISTRY_PATH) through the gateway's
 // SANDBOX_HOST service binding; on request (`oauthDemo`), the OAuth demo upstream in a third, since a
 // browser must reach its sign-in page at an address of its own. Local workerd ignores CPU limits, so
-// code stuck in one native call (a catastrophic regex) or a memory bomb stalls or kills only the host
-// process; a supervisor here restarts it, and the gateway answers meanwhile. Used by `npm run dev`
+// code stuck in one native call (a catastrophic regex) or a memory bomb stalls or kills only the sandbox
+// host; a supervisor here restarts it, and the gateway answers meanwhile. Used by `npm run dev`
 // and the end-to-end tests.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,25 +18,25 @@ const OAUTH_DEMO_CONFIG = "workers/oauth-demo/wrangler.toml";
 const WATCH_EVERY_MS = 1_000;
 const PROBE_TIMEOUT_MS = 1_500;
 /**
- * The host's one thread answers no probe while code computes without awaiting (on a starved machine
+ * The sandbox host's one thread answers no probe while code computes without awaiting (on a starved machine
  * each Python execution restoring its snapshot is seconds of that), and not even when idle now and
- * then. So a silent host is restarted only once the gateway has seen it miss an execution's deadline
- * (`sandboxHost.overdueSince` in the gateway's GET /live, later than this host's start), after this
+ * then. So a silent sandbox host is restarted only once the gateway has seen it miss an execution's deadline
+ * (`sandboxHost.overdueSince` in the gateway's GET /live, later than its start), after this
  * many missed probes in a row (SANDBOX_HOST_MISSES). A hang whose request was cancelled is found by
- * the next execution sent to the host, which then misses its own deadline.
+ * the next execution sent to the sandbox host, which then misses its own deadline.
  */
 const UNRESPONSIVE_AFTER = positiveNumberEnv("SANDBOX_HOST_MISSES", 3);
 /**
- * A host makes CPython's memory snapshot, and runs its first TypeScript execution, slowly (~2.5 s on a
- * quiet machine, a minute on a starved one): the supervisor has both done (POST /warm) after each
- * start, before the gateway starts or probing does, so no first execution pays for them. It may
- * take as long as a start (DEV_STARTUP_SECONDS).
+ * A sandbox host makes CPython's memory snapshot, and runs its first TypeScript execution, slowly
+ * (~2.5 s on a quiet machine, a minute on a starved one): the supervisor has both done (POST /warm)
+ * after each start, before the gateway starts or probing does, so no first execution pays for them.
+ * It may take as long as a start (DEV_STARTUP_SECONDS).
  */
 const WARM_TIMEOUT_MS = startupSeconds() * 1000;
 
 /**
  * @param {{ port?: number, vars?: Record<string, string>, env?: Record<string, string>, persist?: "temp" | "default",
- *   echo?: (line: string, from: "host" | "gateway" | "oauth-demo") => boolean, envFile?: string | null,
+ *   echo?: (line: string, from: "sandbox-host" | "gateway" | "oauth-demo") => boolean, envFile?: string | null,
  *   log?: (line: string) => void, oauthDemo?: { port?: number } }} options
  *   echo: a line of any wrangler's output; true shows it on this process's stdout.
  *   oauthDemo: also run workers/oauth-demo (on `port`, else a free one); its address is `oauthDemo.url`.
@@ -46,9 +46,9 @@ export async function startStack(options = {}) {
   const registry = mkdtempSync(join(tmpdir(), "code-mcp-registry-"));
   const env = { ...options.env, WRANGLER_REGISTRY_PATH: registry };
   let gateway;
-  const host = superviseHost({
+  const sandboxHost = superviseSandboxHost({
     env,
-    echo: options.echo && ((line) => options.echo(line, "host")),
+    echo: options.echo && ((line) => options.echo(line, "sandbox-host")),
     log,
     gatewayUrl: () => gateway?.url,
   });
@@ -67,7 +67,7 @@ export async function startStack(options = {}) {
   // Awaited below; a failure meanwhile (while the host starts) is not an unhandled rejection.
   oauthDemo?.catch(() => {});
   try {
-    await host.started;
+    await sandboxHost.started;
     // The config is generated elsewhere, so the repo's .dev.vars is passed explicitly (null: none).
     const devVars = existsSync(join(root, ".dev.vars")) ? join(root, ".dev.vars") : undefined;
     const envFile = options.envFile === null ? undefined : (options.envFile ?? devVars);
@@ -85,7 +85,7 @@ export async function startStack(options = {}) {
     await oauthDemo;
   } catch (err) {
     await Promise.all([
-      host.stop(),
+      sandboxHost.stop(),
       gateway?.stop(),
       oauthDemo?.then(
         (d) => d.stop(),
@@ -98,18 +98,18 @@ export async function startStack(options = {}) {
   }
   const demo = await oauthDemo;
   const stop = async () => {
-    await Promise.all([gateway.stop(), host.stop(), demo?.stop()]);
+    await Promise.all([gateway.stop(), sandboxHost.stop(), demo?.stop()]);
     rmSync(gatewayConfig.dir, { recursive: true, force: true });
     rmSync(registry, { recursive: true, force: true });
   };
-  return { url: gateway.url, port: gateway.port, gateway, host, registry, oauthDemo: demo, stop };
+  return { url: gateway.url, port: gateway.port, gateway, sandboxHost, registry, oauthDemo: demo, stop };
 }
 
 /**
  * Runs the sandbox host and restarts it when it exits or stops answering. `restarts` counts them;
  * `current()` is the running wrangler dev (its `child.pid`, `url`).
  */
-function superviseHost({ env, echo, log, gatewayUrl }) {
+function superviseSandboxHost({ env, echo, log, gatewayUrl }) {
   let current;
   let stopping = false;
   let restarts = 0;
@@ -178,7 +178,7 @@ function superviseHost({ env, echo, log, gatewayUrl }) {
   };
 }
 
-/** Has the host make its Python snapshot and run a first execution; says why not when it could not. */
+/** Has the sandbox host make its Python snapshot and run a first execution; says why not if it could not. */
 async function warm(url, log) {
   try {
     const res = await fetch(`${url}/warm`, { method: "POST", signal: AbortSignal.timeout(WARM_TIMEOUT_MS) });
@@ -191,7 +191,7 @@ async function warm(url, log) {
   }
 }
 
-/** Whether the gateway saw this host (started at `since`) miss an execution's deadline. */
+/** Whether the gateway saw this sandbox host (started at `since`) miss an execution's deadline. */
 async function gatewaySaysOverdue(url, since) {
   if (!url) return false;
   try {

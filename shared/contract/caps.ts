@@ -7,8 +7,8 @@
 /** The most an error message the gateway writes for an agent may hold (what failed, what to change). */
 export const MAX_ERROR_MESSAGE_CHARS = 300;
 /**
- * Error fields as the isolate clips them; the host refuses longer ones. `data` (an error's own fields,
- * or a thrown non-Error) counts the characters of its JSON text.
+ * Error fields as the isolate clips them; the sandbox host refuses longer ones. `data` (an error's own
+ * fields, or a thrown non-Error) counts the characters of its JSON text.
  */
 export const ERROR_CAPS = { name: 200, message: 1_000, stack: 4_000, data: 500 } as const;
 

@@ -92,7 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   project.provide("gatewayUrl", wrangler.url);
   project.provide("engine", engine);
-  project.provide("sandboxHostPid", wrangler.host.current()?.child.pid ?? 0);
+  project.provide("sandboxHostPid", wrangler.sandboxHost.current()?.child.pid ?? 0);
   project.provide("registryPath", wrangler.registry);
   project.provide("everythingUrl", everything.url);
   project.provide("everythingPid", everything.child.pid ?? 0);

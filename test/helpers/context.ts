@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import type { Engine } from "../../shared/contract/engine";
 import { BridgeWork } from "../../workers/gateway/bridge/work";
+import type { ExecutionLimits } from "../../workers/gateway/config";
 import { loadConfig } from "../../workers/gateway/config";
 import { buildContext } from "../../workers/gateway/context/build";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import type { ExecutionLedger } from "../../workers/gateway/execution/ledger";
-import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
 import type { RequestContext } from "../../workers/gateway/request/context";
 import { ExecutionSession } from "../../workers/gateway/sessions/execution";
 

@@ -4,7 +4,7 @@ import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engi
 import type { ExecuteInput, ExecuteResult } from "../../shared/contract/execute";
 import type { Placement } from "../../shared/contract/sandbox";
 import { disposeQuietly } from "../../shared/dispose";
-import type { ExecutionLimits } from "../../workers/gateway/execution/limits";
+import type { ExecutionLimits } from "../../workers/gateway/config";
 import { executionTimeoutMs } from "../../workers/gateway/execution/limits";
 import { placeExecution } from "../../workers/gateway/execution/placement";
 import {

@@ -52,7 +52,7 @@ function mcpExecute(headers: Record<string, string>, args: Record<string, unknow
 const structured = async (res: Response): Promise<Result> =>
   ((await res.json()) as { result: { structuredContent: Result } }).result.structuredContent;
 
-describe("one limiter call per request: key's tokens and the team's execution lease together", () => {
+describe("one limiter call per request: key's credits and the team's execution lease together", () => {
   it("refuses a revoked key on the very next request", async () => {
     const { id, key } = await teamWithKey("adm-revoke");
     expect((await restExecute(key, { code: "return 1" })).status).toBe(200);
@@ -62,7 +62,7 @@ describe("one limiter call per request: key's tokens and the team's execution le
 
   it("keeps the rate limit exact for concurrent executions over REST and MCP", async () => {
     const { key } = await teamWithKey("adm-exact", { limits: { requestsPerMinute: 8, maxConcurrent: 100 } });
-    const session = await mcpSession(key); // one token
+    const session = await mcpSession(key); // one credit
     const calls = [
       ...Array.from({ length: 6 }, () => restExecute(key, { code: "return 1" })),
       ...Array.from({ length: 6 }, () => mcpExecute(session, { code: "return 1" })),
@@ -101,7 +101,7 @@ describe("one limiter call per request: key's tokens and the team's execution le
     expect((await structured(await mcpExecute(session, { code: "return 4" }))).result).toBe(4);
   });
 
-  it("RateLimiter.admit takes tokens and leases atomically under concurrent calls", async () => {
+  it("RateLimiter.admit takes credits and leases atomically under concurrent calls", async () => {
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("unit:admit"));
     const lease = { max: 3, ttlMs: 60_000 };
     const admitted = await Promise.all(Array.from({ length: 8 }, () => stub.admit("k1", 5, 1, lease)));

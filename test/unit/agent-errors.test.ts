@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_ERROR_MESSAGE_CHARS } from "../../shared/contract/caps";
 import type { CatalogTool } from "../../shared/contract/tools";
-import { findTool, ToolCallError } from "../../workers/gateway/bridge/call-tool";
+import { findTool } from "../../workers/gateway/discovery/find-tool";
 import { searchTools } from "../../workers/gateway/discovery/service";
+import { ToolCallError } from "../../workers/gateway/discovery/tool-call-error";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import { applyPolicy, policyRefusal } from "../../workers/gateway/teams/policy";
 import type { Catalog } from "../../workers/gateway/upstreams";
@@ -154,7 +155,7 @@ describe("error messages an agent reads stay within MAX_ERROR_MESSAGE_CHARS", ()
 
   it("LimitError for each budget says what to do instead and names the variable last", () => {
     const budgets = [
-      ["toolCalls", "EXEC_MAX_TOOL_CALLS", /batch/],
+      ["toolCalls", "EXEC_MAX_TOOL_CALLS", /combine them/],
       ["discoveryCalls", "EXEC_MAX_DISCOVERY_CALLS", /broader query/],
       ["fetches", "EXEC_MAX_TOOL_CALLS", /fewer requests/],
       ["sessionCalls", "EXEC_MAX_SESSION_CALLS", /write them once/],

@@ -1,12 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  approvalNote,
-  approvalRule,
-  DEFAULT_APPROVAL_TIMEOUT_SECONDS,
-  deploymentApprovals,
-  teamApprovals,
-} from "../../workers/gateway/approvals/policy";
+import { approvalNote, approvalRule } from "../../workers/gateway/approvals/policy";
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, deploymentApprovals } from "../../workers/gateway/config";
 import { ProgressMeter } from "../../workers/gateway/execution/progress";
+import { teamApprovals } from "../../workers/gateway/teams/resolve";
 
 const destructive = { destructiveHint: true };
 

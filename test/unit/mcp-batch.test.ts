@@ -217,7 +217,7 @@ describe("rate limits per JSON-RPC message", () => {
     (await teamWithKey(team, { limits: { requestsPerMinute } })).key;
   const pings = (n: number) => Array.from({ length: n }, () => call("ping"));
 
-  it("takes one token per message of a batch, all or none, then serves the next request", async () => {
+  it("takes one credit per message of a batch, all or none, then serves the next request", async () => {
     const key = await keyFor("rl-batch", 6);
     const session = await open("2025-03-26", { "X-API-Key": key });
     const four = await post(pings(4), session);
@@ -227,7 +227,7 @@ describe("rate limits per JSON-RPC message", () => {
     const limited = await post(pings(2), session);
     const error = await refused(limited, 429, -32000);
     expect(error?.message).toMatch(
-      /^Too many requests: this batch of 2 messages needs 2 tokens \(one per message\)/,
+      /^Too many requests: this batch of 2 messages counts as 2 requests \(one per message\)/,
     );
     expect(error?.data?.code).toBe("rate_limited");
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
@@ -250,17 +250,17 @@ describe("rate limits per JSON-RPC message", () => {
     expect((await post(nine, session)).status).toBe(200);
   });
 
-  it("says when a batch needs more tokens than the key's limit per minute", async () => {
+  it("says when a batch needs more credits than the key's limit per minute", async () => {
     const key = await keyFor("rl-batch-over", 3);
     const res = await post(pings(5), { "X-API-Key": key });
     const error = await refused(res, 429, -32000);
     expect(error?.message).toBe(
-      "Too many requests: this batch of 5 messages needs 5 tokens (one per message), more than this key's 3 per minute; send smaller batches",
+      "Too many requests: this batch of 5 messages counts as 5 requests (one per message), more than this key's 3 per minute; send smaller batches",
     );
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
   });
 
-  it("still charges a token for a body that is not JSON", async () => {
+  it("still charges a credit for a body that is not JSON", async () => {
     const key = await keyFor("rl-batch-bad", 1);
     const bad = await request("/mcp", {
       method: "POST",
@@ -279,7 +279,7 @@ describe("rate limits per JSON-RPC message", () => {
     expect(results.filter((r) => r.allowed)).toHaveLength(2);
     const denied = results.find((r) => !r.allowed)!;
     expect(denied.remaining).toBe(2);
-    // 2 tokens short at 10 a minute: 12 s, less what refilled while the takes ran (over 1 s on a
+    // 2 credits short at 10 a minute: 12 s, less what refilled while the takes ran (over 1 s on a
     // starved machine).
     expect(denied.retryAfterSeconds).toBeLessThanOrEqual(12);
     expect(denied.retryAfterSeconds).toBeGreaterThanOrEqual(12 - elapsedSeconds);

@@ -119,7 +119,7 @@ describe("the limiter object's state (memory first, storage written behind)", ()
       await settle();
       expect(puts).toHaveLength(1);
       expect(Object.keys(puts[0] as object).sort()).toEqual(["bucket:k1", "bucket:k2", "leases"]);
-      expect(state.storage.kv.get<{ tokens: number }>("bucket:k1")).toMatchObject({ tokens: 3 });
+      expect(state.storage.kv.get<{ credits: number }>("bucket:k1")).toMatchObject({ credits: 3 });
       expect(state.storage.kv.get("leases")).toEqual([{ id: admitted.lease, expiresAt: expect.any(Number) }]);
     });
   });

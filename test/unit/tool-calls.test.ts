@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findTool } from "../../workers/gateway/bridge/call-tool";
 import { SandboxBridge } from "../../workers/gateway/bridge/sandbox-bridge";
+import { findTool } from "../../workers/gateway/discovery/find-tool";
 import { ExecutionLedger } from "../../workers/gateway/execution/ledger";
 import { bridgeWork, testContext } from "../helpers/context";
 import { EchoBridge } from "../helpers/echo-bridge";
@@ -62,7 +62,7 @@ describe.each(TEST_ENGINES)("on %s", (engine) => {
     });
 
     const LIMIT_REACHED =
-      /^LimitError: demo\.ticket_stats: limit of 3 tool calls per execution reached; do fewer calls per execution: batch .*, or split the work across executions \(operator setting: EXEC_MAX_TOOL_CALLS\)$/;
+      /^LimitError: demo\.ticket_stats: limit of 3 tool calls per execution reached; do fewer calls per execution: combine them .*, or split the work across executions \(operator setting: EXEC_MAX_TOOL_CALLS\)$/;
 
     it("counts tool calls itself and stops at the cap, whatever the code does to built-ins", async () => {
       const code = `Array.prototype.push = function () { return 0; };

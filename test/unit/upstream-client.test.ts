@@ -65,7 +65,7 @@ describe("a 2025-era upstream", () => {
     const up = legacyUpstream();
     const server = await upstreamServer("restarts", asFetcher(up.fetch));
     await add(server, 0, 0);
-    // One call takes the pooled session, the other initializes (no probe: the era is known).
+    // One call takes the idle upstream session, the other initializes (no probe: the era is known).
     await Promise.all([add(server, 1, 1), add(server, 2, 2)]);
     expect(idleSessions(server)).toBe(2);
     up.forget();
@@ -107,7 +107,7 @@ describe("a remembered era that no longer holds", () => {
     expect(knownEra(server)?.kind).toBe("modern");
   });
 
-  it("probes again when a 2025 server became 2026-only (a pooled session refused)", async () => {
+  it("probes again when a 2025 server became 2026-only (an idle upstream session refused)", async () => {
     const legacy = legacyUpstream();
     const modern = modernUpstream({ legacy: "reject" });
     const behind = switchable(legacy.fetch, modern.fetch);

@@ -45,24 +45,24 @@ describe("EraMemory", () => {
 });
 
 describe("planConnect", () => {
-  it("probes a server of unknown era, and may lend it a pooled session", () => {
-    expect(planConnect("auto", undefined)).toEqual({ via: "streamable", pooled: true, remembered: false });
+  it("probes a server of unknown era, and may lend it an idle upstream session", () => {
+    expect(planConnect("auto", undefined)).toEqual({ via: "streamable", reuseIdle: true, remembered: false });
   });
 
   it("reaches a known 2026 server with its discover result: no probe, no pool", () => {
     expect(planConnect("auto", modern)).toEqual({
       via: "streamable",
       prior: { kind: "modern", discover },
-      pooled: false,
+      reuseIdle: false,
       remembered: true,
     });
   });
 
-  it("initializes a known 2025 server without probing, pooled sessions first", () => {
+  it("initializes a known 2025 server without probing, idle upstream sessions first", () => {
     expect(planConnect("streamable-http", { kind: "legacy" })).toEqual({
       via: "streamable",
       prior: { kind: "legacy" },
-      pooled: true,
+      reuseIdle: true,
       remembered: true,
     });
   });

@@ -2,9 +2,7 @@ import { z } from "zod";
 import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engine";
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
-import { type ApprovalPolicy, deploymentApprovals } from "./approvals/policy";
 import type { GatewayEnv } from "./env";
-import type { ExecutionLimits } from "./execution/limits";
 
 /** A whole-number variable; unset or "" means the default. */
 function intVar(fallback: number, min: number, max: number) {
@@ -82,6 +80,48 @@ const ConfigSchema = z.object({
     .refine((k) => k === undefined || k.length >= 16, { error: "must be at least 16 characters when set" }),
 });
 
+/** What one execution may use, from configuration (README "Configuration"; a team's `limits` override some). */
+export interface ExecutionLimits {
+  /** default wall-clock limit of one execution */
+  timeoutMs: number;
+  /** the most a caller may ask for with `timeoutMs` */
+  maxTimeoutMs: number;
+  /** CPU limit passed to the Worker Loader; enforced on Cloudflare, ignored by local workerd */
+  cpuMs: number;
+  maxCodeChars: number;
+  /** result JSON + logs together */
+  maxOutputChars: number;
+  /** loop iterations + function entries, counted by the guard */
+  maxSteps: number;
+  /** tool calls one execution may make (egress fetches count separately, against the same number) */
+  maxToolCalls: number;
+  /** searchTools / getToolDefinition calls one execution may make */
+  maxDiscoveryCalls: number;
+  /** JSON text of one tool call's arguments */
+  maxArgChars: number;
+  /** state / workspace / session calls one execution may make */
+  maxSessionCalls: number;
+}
+
+/** How long a call waits for a decision when the team does not say. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
+
+/** Which calls from code wait for a person (contract "Approvals"), as a team or APPROVALS sets it. */
+export interface ApprovalPolicy {
+  require: string[];
+  skip: string[];
+  /** tools whose annotations say `destructiveHint: true` */
+  destructive: boolean;
+  timeoutSeconds: number;
+}
+
+/** APPROVALS: `destructive` (the default) or `off`. */
+export function deploymentApprovals(mode: "destructive" | "off"): ApprovalPolicy | null {
+  return mode === "off"
+    ? null
+    : { require: [], skip: [], destructive: true, timeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS };
+}
+
 export type PiiMode = "off" | "tokenize";
 
 export interface SandboxConfig {
@@ -124,6 +164,7 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
+/** Per-isolate state: the configuration read from each env object, for as long as the env lives. */
 const cache = new WeakMap<object, ConfigResult>();
 
 /** Reads and validates configuration; problems name the variable and what was wrong. */

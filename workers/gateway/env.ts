@@ -9,3 +9,8 @@ export type GatewayEnv = Omit<Env, "DEV_API_KEY" | "ADMIN_TOKEN"> & {
   /** The key before the last rotation: what it sealed still opens, and is re-sealed under the new one. */
   CONNECTIONS_KEY_PREVIOUS?: string;
 };
+
+/** The ADMIN_TOKEN secret; unset or "" means none (the admin API and the dashboard are off). */
+export function adminToken(env: GatewayEnv): string | undefined {
+  return env.ADMIN_TOKEN || undefined;
+}

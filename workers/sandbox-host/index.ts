@@ -55,7 +55,7 @@ const WARM_UP = SandboxRequest.parse({
 
 export default {
   /**
-   * POST /warm (the supervisor's first request) makes this host's Python snapshot and runs one
+   * POST /warm (the supervisor's first request) makes this sandbox host's Python snapshot and runs one
    * TypeScript execution: on a starved machine each takes long enough, without answering probes, for a
    * first execution to miss its deadline. Anything else answers the supervisor's liveness probe.
    */
@@ -65,7 +65,7 @@ export default {
       const python = (await pythonSnapshot(env.LOADER)) !== null;
       const problems = [
         ...(ts.result === 1 ? [] : [`no TypeScript execution (${ts.error?.message ?? "no result"})`]),
-        ...(python ? [] : ["no Python snapshot (see the host's log)"]),
+        ...(python ? [] : ["no Python snapshot (see the sandbox host's log)"]),
       ];
       return problems.length === 0
         ? new Response("warm")

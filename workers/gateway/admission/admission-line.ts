@@ -155,5 +155,5 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
   };
 }
 
-/** This isolate's admission line (admit.ts). */
+/** Per-isolate state: the admission line (admit.ts), the admit calls under way and waiting, per team. */
 export const admitInLine = admissionLine();

@@ -1,7 +1,7 @@
 import type { TakeResult } from "../../../durable-objects/limiter/rate-limiter";
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
-import { HttpError } from "../http/errors";
+import { GatewayError } from "../errors";
 import { type PhaseClock, timed } from "../timing/clock";
 import { admitInLine } from "./admission-line";
 import { requeueReleases, takeReleases } from "./leases";
@@ -19,9 +19,9 @@ export interface AdmitRequest {
   config: Config;
   team: string;
   keyId: string;
-  /** tokens: one per JSON-RPC message on POST /mcp, one otherwise */
+  /** credits: one per JSON-RPC message on POST /mcp, one otherwise */
   count: number;
-  /** whether the request is one execution (its lease is taken with its tokens) */
+  /** whether the request is one execution (its lease is taken with its credits) */
   execution: boolean;
   clock?: PhaseClock | undefined;
   waitUntil: (promise: Promise<unknown>) => void;
@@ -33,7 +33,7 @@ export function messageCount(body: unknown): number {
 }
 
 /**
- * Tokens from the API key's bucket (RATE_LIMIT_PER_MINUTE, or the team's limits.requestsPerMinute),
+ * Credits from the API key's bucket (RATE_LIMIT_PER_MINUTE, or the team's limits.requestsPerMinute),
  * taken all at once or not at all; refused: 429 with Retry-After and RateLimit-* headers. A request
  * that is one execution also gets its concurrency lease in the same Durable Object call; this
  * isolate's ended executions' leases go back with it (leases.ts). Admits of one team that meet in
@@ -70,7 +70,7 @@ export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
     "RateLimit-Policy": `${result.limit};w=60`,
   };
   if (!result.allowed) {
-    throw new HttpError(429, "rate_limited", refusal(result, count), {
+    throw new GatewayError("rate_limited", refusal(result, count), {
       ...headers,
       "Retry-After": String(result.retryAfterSeconds),
     });
@@ -80,8 +80,9 @@ export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
 
 function refusal(result: TakeResult, count: number): string {
   if (count > result.limit) {
-    return `Too many requests: this batch of ${count} messages needs ${count} tokens (one per message), more than this key's ${result.limit} per minute; send smaller batches`;
+    return `Too many requests: this batch of ${count} messages counts as ${count} requests (one per message), more than this key's ${result.limit} per minute; send smaller batches`;
   }
-  const batch = count > 1 ? `this batch of ${count} messages needs ${count} tokens (one per message), ` : "";
+  const batch =
+    count > 1 ? `this batch of ${count} messages counts as ${count} requests (one per message), ` : "";
   return `Too many requests: ${batch}${result.limit} per minute for this key; retry in ${result.retryAfterSeconds} s`;
 }

@@ -13,7 +13,7 @@ import { leaseTerms, limiter } from "./limiter";
  */
 export const RELEASE_WINDOW_MS = 20;
 
-/** Per team: leases of ended executions that this isolate has not yet returned. */
+/** Per-isolate state: per team, leases of ended executions that this isolate has not yet returned. */
 const pending = new TeamQueues<string>(RELEASE_WINDOW_MS, Number.POSITIVE_INFINITY);
 
 /**

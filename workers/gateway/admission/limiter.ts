@@ -5,7 +5,7 @@ import type { GatewayEnv } from "../env";
 /** A lease outlives a lost release by at most this much past the execution's own limit. */
 const LEASE_GRACE_MS = 10_000;
 
-/** The team's limiter object: its keys' token buckets and its execution leases. */
+/** The team's limiter object: its keys' buckets of credits and its execution leases. */
 export function limiter(env: GatewayEnv, team: string): DurableObjectStub<RateLimiter> {
   const ns = env.RATE_LIMITER as unknown as DurableObjectNamespace<RateLimiter>;
   return ns.get(ns.idFromName(`team:${team}`));

@@ -1,7 +1,7 @@
 import type { ApprovalDecision, PendingApproval } from "../../../durable-objects/approvals/approval";
 import { hex } from "../../../shared/hash";
 import { auditApproval, sha256Hex } from "../audit";
-import { quoteName, ToolCallError } from "../bridge/call-tool";
+import { quoteName, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
 import type { ExecutionEvents } from "../execution/events";
 import type { RequestContext } from "../request/context";

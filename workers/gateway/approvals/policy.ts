@@ -1,36 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/client";
+import type { ApprovalPolicy } from "../config";
 import { globMatcher } from "../teams/policy";
-import type { TeamInput } from "../teams/schema";
-
-/** How long a call waits for a decision when the team does not say. */
-export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 120;
-
-/** Which calls from code wait for a person (contract "Approvals"), as a team or APPROVALS sets it. */
-export interface ApprovalPolicy {
-  require: string[];
-  skip: string[];
-  /** tools whose annotations say `destructiveHint: true` */
-  destructive: boolean;
-  timeoutSeconds: number;
-}
-
-/** APPROVALS: `destructive` (the default) or `off`. */
-export function deploymentApprovals(mode: "destructive" | "off"): ApprovalPolicy | null {
-  return mode === "off"
-    ? null
-    : { require: [], skip: [], destructive: true, timeoutSeconds: DEFAULT_APPROVAL_TIMEOUT_SECONDS };
-}
-
-/** A team's `approvals`, with the contract's defaults; null when it asks for nothing. */
-export function teamApprovals(input: NonNullable<TeamInput["approvals"]>): ApprovalPolicy | null {
-  const policy = {
-    require: input.require ?? [],
-    skip: input.skip ?? [],
-    destructive: input.destructive ?? true,
-    timeoutSeconds: input.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS,
-  };
-  return policy.require.length === 0 && !policy.destructive ? null : policy;
-}
 
 /**
  * What search_tools and get_tool_definition say of a tool that will wait for a person, so an agent

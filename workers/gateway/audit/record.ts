@@ -14,7 +14,7 @@ const QUEUE_WINDOW_MS = 100;
 export const QUEUE_MAX_AGE_MS = 1_000;
 const QUEUE_MAX_ENTRIES = 500;
 
-/** Per team: entries of this isolate not yet written. */
+/** Per-isolate state: per team, entries of this isolate not yet written. */
 const queues = new TeamQueues<AuditEntry>(QUEUE_WINDOW_MS, QUEUE_MAX_ENTRIES, QUEUE_MAX_AGE_MS);
 
 /**

@@ -10,6 +10,7 @@ interface AuditBindings {
   AUDIT_RETENTION_DAYS?: string;
 }
 
+/** Per-isolate state: whether this isolate has logged the missing AUDIT binding (once). */
 let warnedMissing = false;
 
 /** The AUDIT namespace, or undefined (logged once) when the binding is not configured. */

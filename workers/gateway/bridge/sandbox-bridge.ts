@@ -3,7 +3,7 @@ import type { BridgeResult, SandboxBridgeApi } from "../../../shared/contract/sa
 import type { BridgeWork } from "./work";
 
 /**
- * The one object a sandbox holds: handed to the isolate's `run()` as an RPC argument, so no binding
+ * The one object a sandbox holds: handed to the isolate's entrypoint as an RPC argument, so no binding
  * or props exist that another Worker could forge, and it ends with the execution. Only these seven
  * methods are reachable over RPC; the state behind them lives in a `#private` field.
  */

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { BridgeResult } from "../../../shared/contract/sandbox";
 import { SessionCall } from "../../../shared/contract/session";
+import { ToolCallError } from "../discovery/tool-call-error";
 import type { ExecutionSession } from "../sessions/execution";
-import { ToolCallError } from "./call-tool";
 
 /** Workspace bytes one execution may move (reads + writes), whatever its call count. */
 export const MAX_SESSION_IO_BYTES = 256 * 1024 * 1024;
@@ -16,7 +16,7 @@ export class SessionCalls {
 
   constructor(private readonly session: ExecutionSession) {}
 
-  async run(raw: unknown): Promise<BridgeResult> {
+  async call(raw: unknown): Promise<BridgeResult> {
     const parsed = SessionCall.safeParse(raw);
     if (!parsed.success)
       throw new ToolCallError("TypeError", `${opOf(raw)}: ${z.prettifyError(parsed.error)}`);

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { SkillRecord } from "../../../shared/contract/skills";
 import type { CatalogTool } from "../../../shared/contract/tools";
+import { ToolCallError } from "../discovery/tool-call-error";
 import type { RequestContext } from "../request/context";
 import { skillTool } from "../skills/catalog";
 import { SkillError, SkillStore } from "../skills/store";
 import { toolPolicy } from "../teams/policy";
-import { ToolCallError } from "./call-tool";
 import { argumentErrors } from "./validate";
 
 /** `caller: "python"`: Python's runtime, which runs Python skills itself; else the JavaScript runtime. */
@@ -31,7 +31,7 @@ export class SkillCalls {
     private readonly loaded: ReadonlyMap<string, SkillRecord>,
   ) {}
 
-  async run(op: string, payload: unknown): Promise<unknown> {
+  async call(op: string, payload: unknown): Promise<unknown> {
     switch (op) {
       case "call":
         return this.check(parse(Call, payload, "skills.<name>(args)"));

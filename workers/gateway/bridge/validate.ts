@@ -74,6 +74,7 @@ interface Checker {
   quick: Validator;
   full?: Validator;
 }
+/** Per-isolate state: compiled validators by schema (at most 500, then afresh). */
 const checkers = new Map<string, Checker>();
 
 /**

@@ -9,14 +9,15 @@ import type { ApprovalGate } from "../approvals/gate";
 import { approvalNote } from "../approvals/policy";
 import { auditToolCall } from "../audit";
 import { searchTools, toolDefinition } from "../discovery/service";
+import { quoteName, ToolCallError } from "../discovery/tool-call-error";
+import { withSkills } from "../discovery/with-skills";
 import { egressFetch } from "../egress/fetch";
 import type { ExecutionEvents } from "../execution/events";
 import type { ExecutionLedger } from "../execution/ledger";
 import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
-import { withSkills } from "../skills/discovery";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
-import { callTool, quoteName, ToolCallError } from "./call-tool";
+import { callTool } from "./call-tool";
 import { SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 
@@ -135,7 +136,7 @@ export class BridgeWork {
     const outcome = await this.answer(async () => {
       this.ledger.take("toolCalls", `skills.${what}`);
       payload = parseArgs(`skills.${what}`, payloadJson, this.ctx.config.limits.maxArgChars);
-      const answer = await this.#skillCalls.run(what, payload);
+      const answer = await this.#skillCalls.call(what, payload);
       const call = what === "call" ? (payload as { name: string; args?: unknown }) : undefined;
       if (call && this.options.gate) {
         await this.options.gate.check({ qualifiedName: `skills.${call.name}` }, "skills", call.args);
@@ -154,7 +155,7 @@ export class BridgeWork {
   session(call: unknown): Promise<BridgeResult> {
     return this.answer(async () => {
       this.ledger.take("sessionCalls", "state/workspace/session");
-      const answer = await this.#sessionCalls.run(call);
+      const answer = await this.#sessionCalls.call(call);
       if (!answer.ok) throw new ToolCallError(answer.error.name, answer.error.message, answer.error.path);
       return answer.value;
     });

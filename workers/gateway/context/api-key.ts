@@ -36,6 +36,7 @@ export async function keyHolder(
 }
 
 const TOUCH_EVERY_MS = 60_000;
+/** Per-isolate state: when this isolate last wrote each key's last use (one write per TOUCH_EVERY_MS). */
 const touched = new Map<string, number>();
 
 /**

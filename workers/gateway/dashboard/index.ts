@@ -1,6 +1,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { html } from "hono/html";
 import { sameSecret } from "../context/api-key";
+import { adminToken } from "../env";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
 import { isAllowedOrigin } from "../http/origin";
@@ -10,15 +11,15 @@ import { approvalPages } from "./pages/approvals";
 import { auditPages } from "./pages/audit";
 import { overviewPages } from "./pages/overview";
 import { teamPages } from "./pages/teams";
-import { adminToken, currentSession, endSession, sameCsrf, startSession } from "./session";
+import { currentSignIn, endSignIn, sameCsrf, startSignIn } from "./sign-in";
 
-/** Signed in, and for a post: the session's CSRF token and no foreign Origin. */
+/** Signed in, and for a post: the sign-in's CSRF token and no foreign Origin. */
 const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = adminToken(c.env);
   if (!token) return off(c);
-  const session = await currentSession(c, token);
+  const signIn = await currentSignIn(c, token);
   const post = c.req.method === "POST";
-  if (!session) {
+  if (!signIn) {
     if (!post) return c.redirect("/dashboard/sign-in", 303);
     return page(c, "Sign in", signInForm("Your session ended: sign in again."), undefined, 401);
   }
@@ -33,11 +34,11 @@ const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
         c,
         "Refused",
         notice("error", `A form of another site (${origin}) cannot write here.`),
-        session,
+        signIn,
         403,
       );
     const form = await c.req.parseBody();
-    if (!(await sameCsrf(session, form.csrf)))
+    if (!(await sameCsrf(signIn, form.csrf)))
       return page(
         c,
         "Refused",
@@ -45,18 +46,18 @@ const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
           "error",
           "This form was not sent by this dashboard page (its CSRF token is missing or wrong). Reload the page and try again.",
         ),
-        session,
+        signIn,
         403,
       );
   }
-  c.set("operator", { session, token });
+  c.set("operator", signIn);
   await next();
 };
 
 /**
  * The operator dashboard (contract "Operator dashboard"): server-rendered pages over the admin API
  * and the teams' audit logs, signed in with ADMIN_TOKEN into a session cookie. Every write is a form
- * post carrying the session's CSRF token; a post whose Origin is another site is refused as well.
+ * post carrying the sign-in's CSRF token; a post whose Origin is another site is refused as well.
  */
 export const dashboardRoutes = new Hono<AppEnv>()
   .route("/assets", assetRoutes)
@@ -68,12 +69,12 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const given = typeof form.token === "string" ? form.token : "";
     if (!given || given.length > 1_000 || !(await sameSecret(given, token)))
       return page(c, "Sign in", signInForm("That is not this gateway's ADMIN_TOKEN."), undefined, 401);
-    await startSession(c, token);
+    await startSignIn(c, token);
     return c.redirect("/dashboard", 303);
   })
   .use("*", requireOperator)
   .post("/sign-out", async (c) => {
-    await endSession(c, c.get("operator").session);
+    await endSignIn(c, c.get("operator"));
     return c.redirect("/dashboard/sign-in", 303);
   })
   .route("/", overviewPages)

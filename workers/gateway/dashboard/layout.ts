@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import type { AppEnv } from "../http/app-env";
-import type { OperatorSession } from "./session";
+import type { OperatorSignIn } from "./sign-in";
 
 export type Html = string | HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -31,18 +31,18 @@ export function page(
   c: Context<AppEnv>,
   title: string,
   body: Html,
-  session?: OperatorSession,
+  signIn?: OperatorSignIn,
   status: 200 | 201 | 400 | 401 | 403 | 404 | 409 | 502 | 503 = 200,
 ) {
   const here = c.req.path;
   const header = html`<a class="brand" href="/dashboard">gateway dashboard</a>
   ${
-    session
+    signIn
       ? html`<nav aria-label="Main">${NAV.map(
           ([href, label]) =>
             html`<a href="${href}"${here === href ? raw(' aria-current="page"') : ""}>${label}</a>`,
         )}
-  <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(session)}<button type="submit">Sign out</button></form></nav>`
+  <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(signIn)}<button type="submit">Sign out</button></form></nav>`
       : ""
   }`;
   const content = htmlDocument({ title, site: "gateway dashboard", header, body, script: true });
@@ -81,8 +81,8 @@ ${parts.body}
 </html>`;
 }
 
-export function csrfField(session: OperatorSession) {
-  return html`<input type="hidden" name="csrf" value="${session.csrf}">`;
+export function csrfField(signIn: OperatorSignIn) {
+  return html`<input type="hidden" name="csrf" value="${signIn.csrf}">`;
 }
 
 /** A notice above a page's content: `error` ones are announced to screen readers. */

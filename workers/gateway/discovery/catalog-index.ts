@@ -26,11 +26,14 @@ export interface CatalogIndex extends Built {
   from?: ServerInfo[];
 }
 
-/** Catalog arrays are reused within a request (and denied tools are already out): index each once. */
+/**
+ * Per-isolate state: catalog arrays are reused within a request (and denied tools are already out):
+ * index each once.
+ */
 const perArray = new WeakMap<CatalogTool[], CatalogIndex>();
 /**
- * Each request has a new catalog array, nearly always with the same tools as the last: indexes by
- * the catalog's text, the few most recent.
+ * Per-isolate state: each request has a new catalog array, nearly always with the same tools as the last:
+ * indexes by the catalog's text, the few most recent.
  */
 const perText = new Map<string, Built>();
 const RECENT_CATALOGS = 8;

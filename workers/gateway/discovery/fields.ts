@@ -32,8 +32,9 @@ export interface ToolFields {
 }
 
 /**
- * Tools seen before, by their text: each request has a new catalog (KV JSON), mostly the same tools,
- * so their stems are kept here across requests (at most this many tools, then started afresh).
+ * Per-isolate state: tools seen before, by their text. Each request has a new catalog (KV JSON), mostly
+ * the same tools, so their stems are kept here across requests (at most this many tools, then started
+ * afresh).
  */
 const known = new Map<string, FieldStems>();
 const KNOWN_TOOLS = 4_000;

@@ -7,8 +7,8 @@ import {
   type ToolEntry,
 } from "../../../shared/contract/discovery";
 import type { CatalogTool, DetailLevel } from "../../../shared/contract/tools";
-import { findTool } from "../bridge/call-tool";
 import type { Catalog } from "../upstreams";
+import { findTool } from "./find-tool";
 import { clampLimit, type RankedTool, rankTools } from "./search";
 import { firstSentence } from "./sentence";
 import { callSignature, declareTool } from "./typescript";

@@ -82,6 +82,7 @@ function splitParticle(all: string[], i: number, verb: string): { joined: string
   return undefined;
 }
 
+/** Per-isolate state: stems of words seen (at most MEMO_SIZE, then afresh). */
 const memo = new Map<string, string>();
 const MEMO_SIZE = 50_000;
 

@@ -1,6 +1,5 @@
 import type { RequestId } from "@modelcontextprotocol/server";
 import { HOST_GRACE_MS } from "../../../shared/contract/sandbox";
-import { asSpec } from "../mcp/spec";
 import type { RequestContext } from "../request/context";
 import { sessionStub } from "../sessions/store";
 
@@ -28,7 +27,7 @@ export function cancellation(
     requestSignal?: AbortSignal;
     sdkSignal?: AbortSignal;
     rpcId?: RequestId;
-    /** the execution's wall-clock limit: it listens no longer than that and the host's grace */
+    /** the execution's wall-clock limit: it listens no longer than that and the sandbox host's grace */
     timeoutMs: number;
   },
 ): Cancellation {
@@ -60,24 +59,4 @@ export function cancellation(
       for (const s of signals) s.removeEventListener("abort", abort);
     },
   };
-}
-
-/**
- * notifications/cancelled among `messages`, handed to the MCP session's object (where the running
- * execution listens); returns the other messages.
- */
-export async function cancelRequests(ctx: RequestContext, messages: unknown[]): Promise<unknown[]> {
-  const session = ctx.mcpSession;
-  const rest: unknown[] = [];
-  const sends: Promise<void>[] = [];
-  for (const message of messages) {
-    const requestId = asSpec("CancelledNotification", message)?.params?.requestId;
-    if (requestId === undefined || !session) {
-      rest.push(message);
-      continue;
-    }
-    sends.push(sessionStub(ctx.env, session.id).cancelRequest(ctx.team, JSON.stringify(requestId)));
-  }
-  await Promise.all(sends);
-  return rest;
 }

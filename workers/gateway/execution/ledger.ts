@@ -1,6 +1,6 @@
 import type { CallStat } from "../../../shared/contract/execute";
-import { quoteName, ToolCallError } from "../bridge/call-tool";
-import type { ExecutionLimits } from "./limits";
+import type { ExecutionLimits } from "../config";
+import { quoteName, ToolCallError } from "../discovery/tool-call-error";
 
 /** One call the sandbox made through the bridge. */
 export interface CallRecord {
@@ -22,7 +22,7 @@ const WHAT: Record<Budget, { noun: string; instead: string; variable: string }> 
   toolCalls: {
     noun: "tool calls",
     instead:
-      "do fewer calls per execution: batch (one call with a list, filter or bigger page), or split the work across executions",
+      "do fewer calls per execution: combine them (one call with a list, filter or bigger page), or split the work across executions",
     variable: "EXEC_MAX_TOOL_CALLS",
   },
   discoveryCalls: {

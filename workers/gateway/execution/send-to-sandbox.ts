@@ -11,9 +11,9 @@ import {
   sandboxError,
 } from "../../../shared/contract/sandbox";
 import { disposeQuietly } from "../../../shared/dispose";
+import type { ExecutionLimits } from "../config";
 import { sandboxSkills } from "../skills/resolve";
 import type { ExecutionLedger } from "./ledger";
-import type { ExecutionLimits } from "./limits";
 
 const PING_TIMEOUT_MS = 1_000;
 /**

@@ -1,4 +1,4 @@
-import type { OperatorSession } from "../dashboard/session";
+import type { OperatorSignIn } from "../dashboard/sign-in";
 import type { GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
 import type { PhaseClock } from "../timing/clock";
@@ -10,8 +10,8 @@ export interface AppVariables {
   clock?: PhaseClock;
   /** /mcp and /v1/* only: the authenticated, admitted request (context/middleware.ts) */
   context: RequestContext;
-  /** /dashboard pages past sign-in: the operator's session and the ADMIN_TOKEN it was signed in with */
-  operator: { session: OperatorSession; token: string };
+  /** /dashboard pages past sign-in: the operator's sign-in */
+  operator: OperatorSignIn;
 }
 
 /** The Hono app's environment: the Worker's bindings and the variables above. */

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { log } from "../../../shared/log";
-import { ToolCallError } from "../bridge/call-tool";
+import { ToolCallError } from "../discovery/tool-call-error";
 import { GatewayError, type GatewayErrorCode } from "../errors";
 import type { AppEnv } from "./app-env";
 
@@ -33,8 +33,11 @@ export function invalidRequest(code: string, message: string): HttpError {
 }
 
 /** The HTTP answer to each failure of the layers below. */
-const GATEWAY_STATUS: Record<GatewayErrorCode, { status: 404 | 503; rpcCode: number }> = {
+const GATEWAY_STATUS: Record<GatewayErrorCode, { status: 400 | 404 | 429 | 503; rpcCode: number }> = {
   session_not_found: { status: 404, rpcCode: RPC.sessionNotFound },
+  file_not_found: { status: 404, rpcCode: RPC.serverError },
+  invalid_path: { status: 400, rpcCode: RPC.serverError },
+  rate_limited: { status: 429, rpcCode: RPC.serverError },
   limiter_unavailable: { status: 503, rpcCode: RPC.serverError },
 };
 
@@ -62,7 +65,7 @@ function asHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (err instanceof GatewayError) {
     const { status, rpcCode } = GATEWAY_STATUS[err.code];
-    return new HttpError(status, err.code, err.message, {}, rpcCode);
+    return new HttpError(status, err.code, err.message, err.headers, rpcCode);
   }
   if (err instanceof ToolCallError) return toolFailure(err);
   if (err instanceof HTTPException) return new HttpError(err.status as 400, "bad_request", err.message);

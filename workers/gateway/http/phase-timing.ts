@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { loadConfig } from "../config";
 import { sameSecret } from "../context/api-key";
+import { adminToken } from "../env";
 import { PhaseClock } from "../timing/clock";
 import type { AppEnv } from "./app-env";
 
@@ -12,7 +13,7 @@ import type { AppEnv } from "./app-env";
 export const phaseTiming: MiddlewareHandler<AppEnv> = async (c, next) => {
   const asked = c.req.header("X-Phase-Timing");
   const loaded = loadConfig(c.env);
-  const admin = c.env.ADMIN_TOKEN;
+  const admin = adminToken(c.env);
   if (asked === undefined || !loaded.ok || !loaded.config.phaseTiming || !admin) return next();
   if (!(await sameSecret(asked, admin))) return next();
   const clock = new PhaseClock(PhaseClock.parseRepeats(c.req.header("X-Phase-Repeat")));

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { invalidRequest } from "../http/errors";
+import type { RequestContext } from "../request/context";
+import { sessionStub } from "../sessions/store";
+import { asSpec } from "./spec";
 
 // Only what the gateway decides on; the SDK's transport validates the messages in full.
 const RequestId = z.union([z.string(), z.number()]);
@@ -52,4 +55,24 @@ export function withoutSelfCancellations(batch: unknown[]): unknown[] {
     const cancel = Cancellation.safeParse(m);
     return !(cancel.success && ids.has(cancel.data.params.requestId));
   });
+}
+
+/**
+ * notifications/cancelled among `messages`, handed to the MCP session's object (where the running
+ * execution listens); returns the other messages.
+ */
+export async function cancelRequests(ctx: RequestContext, messages: unknown[]): Promise<unknown[]> {
+  const session = ctx.mcpSession;
+  const rest: unknown[] = [];
+  const sends: Promise<void>[] = [];
+  for (const message of messages) {
+    const requestId = asSpec("CancelledNotification", message)?.params?.requestId;
+    if (requestId === undefined || !session) {
+      rest.push(message);
+      continue;
+    }
+    sends.push(sessionStub(ctx.env, session.id).cancelRequest(ctx.team, JSON.stringify(requestId)));
+  }
+  await Promise.all(sends);
+  return rest;
 }

@@ -5,7 +5,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { GatewayEnv } from "../env";
+import { adminToken, type GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
 import type { RunEvent } from "../runs/run-event";
 import { approvalRequest, INPUT_KEY } from "./approval-questions";
@@ -26,7 +26,7 @@ let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined
  * (the run's object, the desk).
  */
 export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> {
-  const secret = env.ADMIN_TOKEN ?? env.DEV_API_KEY ?? "";
+  const secret = adminToken(env) ?? env.DEV_API_KEY ?? "";
   if (signer?.secret !== secret) {
     // HMAC keys longer than the hash's block are hashed first: the label and padding cost nothing.
     const key = `mcp-request-state:${secret}`.padEnd(32, "\0");

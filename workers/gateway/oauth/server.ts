@@ -19,6 +19,7 @@ export const SCOPE = "mcp";
 const ACCESS_TOKEN_TTL = 3600;
 const REFRESH_TOKEN_TTL = 30 * 86_400;
 
+/** Per-isolate state: the authorization server of each origin seen (at most MAX_ORIGINS, then afresh). */
 const servers = new Map<string, OAuthAuthorizationServer<GatewayEnv> | null>();
 const MAX_ORIGINS = 16;
 
@@ -57,7 +58,8 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<Ga
 
 /**
  * Grant storage (listing and revoking a key's grants) does not depend on the issuer, and the admin
- * API is also called in-isolate without a real origin (dashboard/admin-call.ts): it uses this one.
+ * functions are also called by the dashboard (routes/admin-service.ts), not only from a request to
+ * the admin API's origin: they use this one.
  */
 export function grantStore(env: GatewayEnv) {
   const server = authorizationServer("https://oauth.invalid");

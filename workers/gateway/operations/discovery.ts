@@ -6,8 +6,8 @@ import type {
 } from "../../../shared/contract/discovery";
 import { approvalNote } from "../approvals/policy";
 import { searchTools, toolDefinition } from "../discovery/service";
+import { withSkills } from "../discovery/with-skills";
 import type { RequestContext } from "../request/context";
-import { withSkills } from "../skills/discovery";
 import { upstreamsFor } from "../upstreams";
 
 /** `search_tools` (MCP tool and GET /v1/tools). */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { loadConfig } from "../config";
-import type { GatewayEnv } from "../env";
+import { adminToken, type GatewayEnv } from "../env";
 import { sandboxHostOverdueSince } from "../execution/send-to-sandbox";
 import type { AppEnv } from "../http/app-env";
 import { DEFAULT_TEAM } from "../teams/schema";
@@ -27,7 +27,7 @@ export const healthRoutes = new Hono<AppEnv>()
       config: config.ok && upstreams.problems.length === 0 ? "valid" : "invalid",
       auth: "api-key",
       devApiKey: config.ok && config.config.devApiKey !== undefined,
-      admin: Boolean(c.env.ADMIN_TOKEN),
+      admin: adminToken(c.env) !== undefined,
       upstreams: upstreams.servers.map((s) => s.name),
     });
   })

@@ -1,12 +1,12 @@
 import { createMcpHandler, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { Hono } from "hono";
 import { planExecution } from "../context/execution-plan";
-import { cancellation, cancelRequests } from "../execution/cancellation";
+import { cancellation } from "../execution/cancellation";
 import type { AppEnv } from "../http/app-env";
 import { HttpError } from "../http/errors";
 import { answerApprovals } from "../mcp/approval-questions";
 import type { RequestLink } from "../mcp/execute-channel";
-import { isInitialize, withoutSelfCancellations } from "../mcp/messages";
+import { cancelRequests, isInitialize, withoutSelfCancellations } from "../mcp/messages";
 import { createMcpServer } from "../mcp/server";
 import { closeSession } from "../mcp/sessions";
 import { needsStream } from "../mcp/streaming";

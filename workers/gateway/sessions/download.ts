@@ -1,5 +1,5 @@
 import { pathProblem, SESSION_LIMITS } from "../../../shared/contract/session";
-import { HttpError } from "../http/errors";
+import { GatewayError } from "../errors";
 import type { RequestContext } from "../request/context";
 import { textForClient } from "./client-text";
 import { isActiveType, isTextType, mimeTypeOf, utf8Text } from "./file-types";
@@ -19,7 +19,7 @@ export function filePathOf(url: string, id: string): string {
   try {
     path = raw.split("/").map(decodeURIComponent).join("/");
   } catch {
-    throw new HttpError(400, "invalid_path", "The file path is not valid percent-encoding (UTF-8)");
+    throw new GatewayError("invalid_path", "The file path is not valid percent-encoding (UTF-8)");
   }
   const problem = pathProblem(path);
   if (problem !== undefined) throw invalidPath(path, problem);
@@ -38,13 +38,12 @@ export async function readWorkspaceFile(ctx: RequestContext, id: string, path: s
   if (answer.ok) return answer.value as Uint8Array;
   switch (answer.error.name) {
     case "NotFoundError":
-      throw new HttpError(
-        404,
+      throw new GatewayError(
         "file_not_found",
         `No workspace file ${JSON.stringify(path)} in this session (workspace.list() shows its files)`,
       );
     case "InvalidPathError":
-      throw new HttpError(400, "invalid_path", answer.error.message.slice(0, 300));
+      throw new GatewayError("invalid_path", answer.error.message.slice(0, 300));
     default:
       throw sessionNotFound();
   }
@@ -90,9 +89,9 @@ export async function fileResponse(
   return new Response(bytes, { status: 200, headers });
 }
 
-function invalidPath(path: string, problem: string): HttpError {
+function invalidPath(path: string, problem: string): GatewayError {
   const shown = JSON.stringify(path.slice(0, SESSION_LIMITS.maxPathChars));
-  return new HttpError(400, "invalid_path", `${shown} is not a workspace path: ${problem}`.slice(0, 300));
+  return new GatewayError("invalid_path", `${shown} is not a workspace path: ${problem}`.slice(0, 300));
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {

@@ -6,7 +6,7 @@ import { findSession } from "./store";
 export const SESSION_CHECK_MS = 5_000;
 const MAX_REMEMBERED = 1_000;
 
-/** Session id → the live record this isolate last saw for it, and when. */
+/** Per-isolate state: session id → the live record this isolate last saw for it, and when. */
 const checked = new Map<string, { at: number; record: SessionRecord }>();
 
 /**

@@ -4,7 +4,7 @@ const MAX_ENTRIES = 200;
 const MAX_CODE_CHARS = 20_000_000;
 
 /**
- * Versions read from R2 in this isolate, least recently used first out. Keys are
+ * Per-isolate state: versions read from R2 in this isolate, least recently used first out. Keys are
  * `<team>/<name>/<version>` and a version never changes, so an entry is never stale.
  */
 const entries = new Map<string, StoredSkill>();

@@ -1,10 +1,10 @@
-import { teamApprovals } from "../approvals/policy";
-import type { Config } from "../config";
+import { type ApprovalPolicy, type Config, DEFAULT_APPROVAL_TIMEOUT_SECONDS } from "../config";
 import type { GatewayEnv } from "../env";
-import { DEFAULT_TEAM, type TeamRecord } from "./schema";
+import { DEFAULT_TEAM, type TeamInput, type TeamRecord } from "./schema";
 import { TeamStore } from "./store";
 
 const MEMO_MS = 5_000;
+/** Per-isolate state: team records read from KV, each trusted for MEMO_MS. */
 const memo = new Map<string, { at: number; record: TeamRecord | null }>();
 
 /** A team's record, re-read from KV at most every few seconds per isolate. */
@@ -20,6 +20,17 @@ export async function loadTeam(env: GatewayEnv, team: string): Promise<TeamRecor
 export function teamServers(env: GatewayEnv, team: string, record: TeamRecord | null): unknown {
   if (record?.servers) return record.servers;
   return team === DEFAULT_TEAM ? env.MCP_SERVERS : undefined;
+}
+
+/** A team's `approvals`, with the contract's defaults; null when it asks for nothing. */
+export function teamApprovals(input: NonNullable<TeamInput["approvals"]>): ApprovalPolicy | null {
+  const policy = {
+    require: input.require ?? [],
+    skip: input.skip ?? [],
+    destructive: input.destructive ?? true,
+    timeoutSeconds: input.timeoutSeconds ?? DEFAULT_APPROVAL_TIMEOUT_SECONDS,
+  };
+  return policy.require.length === 0 && !policy.destructive ? null : policy;
 }
 
 /** Deployment limits with the team's overrides. */

@@ -20,6 +20,7 @@ export type CacheEntry = z.infer<typeof CacheEntry>;
 
 const KEEP_STALE_SECONDS = 30 * 86_400;
 const MEMO_MS = 5_000;
+/** Per-isolate state: catalog entries read from KV, each trusted for MEMO_MS. */
 const memo = new Map<string, { at: number; entry: CacheEntry | null }>();
 
 export function cacheKey(team: string, server: string, configHash: string): string {

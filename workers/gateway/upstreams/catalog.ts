@@ -43,6 +43,7 @@ export interface CatalogDeps {
 const REFRESH_AT = 0.8;
 /** After a failed attempt, wait this long before blocking a request on the upstream again. */
 const RETRY_AFTER_MS = 30_000;
+/** Per-isolate state: the catalog entries this isolate is refreshing in the background. */
 const refreshing = new Set<string>();
 
 /**

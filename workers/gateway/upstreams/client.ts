@@ -27,15 +27,16 @@ interface Remembered {
 }
 
 /**
- * Idle sessions of legacy (2025-era, sessionful) upstreams this isolate opened, by server + config.
- * Only ids are kept (I/O objects may not cross requests in Workers): the next call builds a
- * transport with the id and skips initialize. A session is lent to one call at a time: each new
- * client numbers its JSON-RPC requests from 0, so two concurrent clients on one session would
- * collide on request ids. A 2026-07-28 upstream has no sessions, so nothing of it is pooled.
+ * Per-isolate state: idle upstream sessions of legacy (2025-era, sessionful) upstreams this isolate
+ * opened, by server + config. Only ids are kept (I/O objects may not cross requests in Workers): the
+ * next call builds a transport with the id and skips initialize. An upstream session is lent to one
+ * call at a time: each new client numbers its JSON-RPC requests from 0, so two concurrent clients on
+ * one upstream session would collide on request ids. A 2026-07-28 upstream has no sessions, so
+ * nothing of it is kept.
  */
 const idle = new Map<string, Remembered[]>();
 const MAX_IDLE_PER_SERVER = 8;
-/** Which era each server speaks (2026 with its discover result, 2025, or legacy SSE only). */
+/** Per-isolate state: which era each server speaks (2026 with its discover result, 2025, legacy SSE). */
 const eras = new EraMemory();
 
 function fetcherFor(server: UpstreamServer): FetchLike {
@@ -86,16 +87,17 @@ function newClient(): Client {
 
 const key = (server: UpstreamServer) => `${server.name}:${server.configHash}`;
 
-interface Lease {
+/** One call's connection to an upstream. */
+interface Connection {
   client: Client;
-  /** the legacy session this call holds, to pool after it */
+  /** the legacy upstream session this call holds, kept idle after it */
   session?: Remembered;
-  /** the session came from the idle pool (so the upstream may have forgotten it) */
+  /** the upstream session was an idle one (so the upstream may have forgotten it) */
   reused: boolean;
 }
 
 /** Connects as `plan` says and records the era the connection established. */
-async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number): Promise<Lease> {
+async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number): Promise<Connection> {
   const id = key(server);
   if (plan.via === "sse") {
     const client = newClient();
@@ -104,12 +106,12 @@ async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number
     if (server.transport === "auto" && !plan.remembered) eras.set(id, { kind: "legacy-sse" });
     return { client, reused: false };
   }
-  const pooled = plan.pooled ? idle.get(id)?.pop() : undefined;
-  if (pooled) {
+  const kept = plan.reuseIdle ? idle.get(id)?.pop() : undefined;
+  if (kept) {
     const client = newClient();
     // With a session id the client skips initialize (and the probe): no round trip here.
-    await client.connect(streamable(server, pooled), { timeout: timeoutMs, prior: { kind: "legacy" } });
-    return { client, session: pooled, reused: true };
+    await client.connect(streamable(server, kept), { timeout: timeoutMs, prior: { kind: "legacy" } });
+    return { client, session: kept, reused: true };
   }
   const transport = streamable(server);
   const client = newClient();
@@ -129,33 +131,34 @@ async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number
   return { client, session: { sessionId: transport.sessionId, protocolVersion }, reused: false };
 }
 
-function release(server: UpstreamServer, session: Remembered): void {
-  const pool = idle.get(key(server)) ?? [];
-  if (pool.length < MAX_IDLE_PER_SERVER) pool.push(session);
-  idle.set(key(server), pool);
+function keepIdle(server: UpstreamServer, session: Remembered): void {
+  const sessions = idle.get(key(server)) ?? [];
+  if (sessions.length < MAX_IDLE_PER_SERVER) sessions.push(session);
+  idle.set(key(server), sessions);
 }
 
-/** Runs `work` on the lease and closes it after; a legacy session goes back to the idle pool. */
+/** Runs `work` on the connection and closes it after; a legacy upstream session is kept idle. */
 async function finish<T>(
   server: UpstreamServer,
-  lease: Lease,
+  connection: Connection,
   work: (client: Client) => Promise<T>,
 ): Promise<T> {
   try {
-    const result = await work(lease.client);
-    if (lease.session) release(server, lease.session);
+    const result = await work(connection.client);
+    if (connection.session) keepIdle(server, connection.session);
     return result;
   } finally {
-    await lease.client.close().catch(() => {});
+    await connection.client.close().catch(() => {});
   }
 }
 
 /**
  * Runs `work` with a connected client and closes it after. A 2026-07-28 upstream is reached with
- * no handshake once its era is known (the kept discover result); a 2025-era one lends a pooled
- * session when there is one, else initializes. Retried once, when nothing reached the tool:
+ * no handshake once its era is known (the kept discover result); a 2025-era one lends an idle
+ * upstream session when there is one, else initializes. Retried once, when nothing reached the tool:
  * - a remembered era whose connect fails (e.g. `initialize` refused) is forgotten and found afresh;
- * - a pooled session the upstream refuses at the HTTP level (404: it forgot it) drops the pool;
+ * - an idle upstream session the upstream refuses at the HTTP level (404: it forgot it) drops the
+ *   server's other idle ones;
  * - a remembered 2026 era whose request is refused is re-probed, and the work repeated only if the
  *   server now speaks another era (a 2026 server that refused a call keeps its answer).
  */
@@ -166,19 +169,19 @@ export async function withUpstream<T>(
 ): Promise<T> {
   const id = key(server);
   const plan = planConnect(server.transport, eras.get(id));
-  let lease: Lease;
+  let connection: Connection;
   try {
-    lease = await open(server, plan, timeoutMs);
+    connection = await open(server, plan, timeoutMs);
   } catch (err) {
     if (!plan.remembered || !mayBeStaleEra(err)) throw err;
     eras.forget(id);
     return finish(server, await open(server, planConnect(server.transport, undefined), timeoutMs), work);
   }
   try {
-    return await finish(server, lease, work);
+    return await finish(server, connection, work);
   } catch (err) {
-    if (lease.reused && isRefused(err)) {
-      // 404: the upstream restarted, its other pooled sessions are gone too; another 4xx: it may
+    if (connection.reused && isRefused(err)) {
+      // 404: the upstream restarted, its other idle upstream sessions are gone too; another 4xx: it may
       // no longer speak 2025 at all.
       idle.delete(id);
       if (!isSessionGone(err)) eras.forget(id);
@@ -203,7 +206,7 @@ export function knownEra(server: UpstreamServer): Era | undefined {
   return eras.get(key(server));
 }
 
-/** Idle legacy sessions pooled for a server (tests, diagnostics). */
+/** Idle legacy upstream sessions kept for a server (tests, diagnostics). */
 export function idleSessions(server: UpstreamServer): number {
   return idle.get(key(server))?.length ?? 0;
 }

@@ -21,7 +21,7 @@ const ServerSpec = z
   });
 export type ServerSpec = z.infer<typeof ServerSpec>;
 
-/** A configured upstream, with secrets filled in (host side only: never handed to a sandbox). */
+/** A configured upstream, with secrets filled in (gateway side only: never handed to a sandbox). */
 export interface UpstreamServer {
   name: string;
   /** the endpoint; for a service binding, a URL on the binding */

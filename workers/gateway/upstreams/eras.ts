@@ -18,7 +18,7 @@ export type Era = { kind: "modern"; discover: DiscoverResult } | { kind: "legacy
 /** How many servers an isolate remembers the era of; the least recently learned is forgotten first. */
 export const MAX_KNOWN_SERVERS = 256;
 /**
- * A verdict is trusted this long, then the next call without a pooled session probes again: an
+ * A verdict is trusted this long, then the next call without an idle upstream session probes again: an
  * upgraded server still answers `initialize`, so a legacy verdict would never correct itself.
  */
 export const ERA_TTL_MS = 10 * 60_000;
@@ -73,9 +73,9 @@ export type ConnectPlan =
   /**
    * streamable HTTP. `prior` skips the `server/discover` probe (a modern verdict: no round trip
    * at all; legacy: straight to `initialize`); without it the client probes (`'auto'`).
-   * `pooled`: an idle legacy session may be lent instead (legacy or unknown era only).
+   * `reuseIdle`: an idle legacy upstream session may be lent instead (legacy or unknown era only).
    */
-  | { via: "streamable"; prior?: PriorDiscovery; pooled: boolean; remembered: boolean };
+  | { via: "streamable"; prior?: PriorDiscovery; reuseIdle: boolean; remembered: boolean };
 
 /** The plan for a server configured with `transport`, given what the isolate knows of its era. */
 export function planConnect(
@@ -88,14 +88,14 @@ export function planConnect(
     return {
       via: "streamable",
       prior: { kind: "modern", discover: era.discover },
-      pooled: false,
+      reuseIdle: false,
       remembered: true,
     };
   }
   if (era?.kind === "legacy") {
-    return { via: "streamable", prior: { kind: "legacy" }, pooled: true, remembered: true };
+    return { via: "streamable", prior: { kind: "legacy" }, reuseIdle: true, remembered: true };
   }
-  return { via: "streamable", pooled: true, remembered: false };
+  return { via: "streamable", reuseIdle: true, remembered: false };
 }
 
 /** HTTP statuses of a streamable HTTP attempt that mean "try the legacy SSE transport". */
@@ -110,7 +110,7 @@ export function httpStatus(err: unknown): number | undefined {
   return undefined;
 }
 
-/** The upstream no longer knows the pooled session it was asked to continue. */
+/** The upstream no longer knows the upstream session it was asked to continue. */
 export function isSessionGone(err: unknown): boolean {
   return httpStatus(err) === 404;
 }

@@ -20,7 +20,7 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         // One page per request, as the server pages: the SDK's listTools() would walk all pages
-        // itself, and answers [] on a pooled session (whose capabilities it never saw).
+        // itself, and answers [] on an idle upstream session reused (whose capabilities it never saw).
         const res = await client.request(
           { method: "tools/list", params: cursor ? { cursor } : {} },
           { timeout: timeoutMs },

@@ -9,6 +9,7 @@ import { parseMcpServers, type UpstreamConfig } from "./config";
 export type { Catalog, ServerState } from "./catalog";
 export type { UpstreamServer } from "./config";
 
+/** Per-isolate state: MCP_SERVERS parsed per env object; a team's `servers` parsed until they change. */
 const parsed = new WeakMap<object, Promise<UpstreamConfig>>();
 const parsedTeams = new Map<string, { source: unknown; config: Promise<UpstreamConfig> }>();
 

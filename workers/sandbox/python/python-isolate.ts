@@ -37,13 +37,16 @@ export interface PythonEntrypoint {
   snapshot(): Promise<unknown>;
 }
 
-/** null: no snapshot could be made here, so every Python isolate boots from scratch (~1.5 s). */
+/**
+ * Per-isolate state: the Python snapshot, made once; null: none could be made here, so every Python
+ * isolate boots from scratch (~1.5 s).
+ */
 let snapshot: Promise<ArrayBuffer | null> | undefined;
 
 /**
  * The Worker Loader `modules` of a Python isolate: pyodide's files (dist/, from the npm package at
  * build time) and a memory snapshot of a booted interpreter, made by the first Python execution of
- * this host isolate (one cold boot, ~2 s) and kept in memory; later isolates restore it (~0.2 s).
+ * the sandbox host's isolate (one cold boot, ~2 s) and kept in memory; later isolates restore it (~0.2 s).
  */
 export async function pythonModules(
   loader: WorkerLoader,
@@ -60,8 +63,8 @@ export async function pythonModules(
 }
 
 /**
- * This host isolate's snapshot, made on first call. The dev supervisor asks for it right after the
- * host starts (POST /warm), so the seconds of making it are never taken for a hang.
+ * The sandbox host's snapshot, made on first call. The dev supervisor asks for it right after the
+ * sandbox host starts (POST /warm), so the seconds of making it are never taken for a hang.
  */
 export function pythonSnapshot(loader: WorkerLoader): Promise<ArrayBuffer | null> {
   snapshot ??= makeSnapshot(loader);

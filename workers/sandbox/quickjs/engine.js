@@ -38,8 +38,8 @@ export default class WarmSandbox extends WorkerEntrypoint {
    */
   async run(run, bridge) {
     const deadline = Date.now() + run.options.timeoutMs;
-    const admitted = await admit(run.memoryBytes, deadline);
-    if (!admitted) return stopReport(timeoutError(run.options.timeoutMs, "waiting for room in the sandbox"));
+    const hasRoom = await waitForRoom(run.memoryBytes, deadline);
+    if (!hasRoom) return stopReport(timeoutError(run.options.timeoutMs, "waiting for room in the sandbox"));
     try {
       return await execute(run, bridge, (work) => this.ctx.waitUntil(work));
     } catch (err) {
@@ -56,7 +56,7 @@ export default class WarmSandbox extends WorkerEntrypoint {
  * @param {number} memoryBytes
  * @param {number} deadline
  */
-async function admit(memoryBytes, deadline) {
+async function waitForRoom(memoryBytes, deadline) {
   const fits = Math.max(
     1,
     Math.floor(LIMITS.workerBudgetBytes / (memoryBytes + LIMITS.instanceOverheadBytes)),

@@ -1,5 +1,6 @@
 // One execution in a taken interpreter: links its modules, calls the runtime's runAgentCode, drives
-// QuickJS's job queue whenever host work settles, and stops the code when its fuel runs out.
+// QuickJS's job queue whenever work outside the interpreter settles, and stops the code when its fuel
+// runs out.
 import {
   cpuBudgetError,
   QUICKJS_LIMITS as LIMITS,
@@ -36,7 +37,7 @@ export class Execution {
     this.run = run;
     this.fuel = it.fuel;
     this.tag = it.tag;
-    /** agent-side host work in flight (timers, bridge calls): dropped when the code is stopped */
+    /** the agent's work outside the interpreter (timers, bridge calls): dropped when the code is stopped */
     this.pending = new Set();
     /** @type {Set<ReturnType<typeof setTimeout>>} */
     this.timers = new Set();
@@ -165,8 +166,8 @@ export class Execution {
   }
 
   /**
-   * A promise in the VM for host work: settled from `work` (a host promise) when it ends, unless the
-   * code was stopped or the execution closed first.
+   * A promise in the VM for work outside it: settled from `work` (the worker's promise) when it ends,
+   * unless the code was stopped or the execution closed first.
    * @template T
    * @param {Promise<T>} work @param {(value: T) => import("quickjs-emscripten-core").QuickJSHandle} toHandle
    */

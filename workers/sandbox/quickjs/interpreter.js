@@ -3,12 +3,12 @@ import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
 import { QUICKJS_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
-import { HOST_FUNCTIONS, V8_POLYFILLS } from "./host-functions.js";
-import { LEAN_V8 } from "./host-v8.js";
 import { addLeanFunctions } from "./lean-calls.js";
-import { memoryPool } from "./memories.js";
+import { memoryKeeper } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 import { errorMessage } from "./reports.js";
+import { V8_POLYFILLS, WORKER_FUNCTIONS } from "./worker-functions.js";
+import { LEAN_V8 } from "./worker-v8.js";
 
 /* global PRELUDE_SOURCE, RUN_CODE_SOURCE */
 /** prelude.js, minified, inlined at build time (scripts/build-quickjs.mjs) */
@@ -17,7 +17,7 @@ const PRELUDE = PRELUDE_SOURCE;
 const RUN_CODE = RUN_CODE_SOURCE;
 
 /** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
-const memories = memoryPool(1);
+const memories = memoryKeeper(1);
 
 /** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
 
@@ -95,11 +95,11 @@ class Interpreter {
     this.stopExecution = undefined;
   }
 
-  /** The functions prelude.js gets as `host`: each serves the execution that took this interpreter. */
+  /** The functions prelude.js gets as `worker`: each serves the execution that took this interpreter. */
   hostObject() {
     const { vm } = this;
-    const host = vm.newObject();
-    for (const [name, impl] of Object.entries(HOST_FUNCTIONS)) {
+    const worker = vm.newObject();
+    for (const [name, impl] of Object.entries(WORKER_FUNCTIONS)) {
       const f = vm.newFunction(name, (...args) => {
         try {
           if (!this.exec) throw new Error("no execution has this interpreter");
@@ -108,11 +108,11 @@ class Interpreter {
           return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
         }
       });
-      vm.setProp(host, name, f);
+      vm.setProp(worker, name, f);
     }
-    // Stateless and called often: V8's Math, collation and formatting (host-v8.js).
-    addLeanFunctions(vm, host, LEAN_V8);
-    return host;
+    // Stateless and called often: V8's Math, collation and formatting (worker-v8.js).
+    addLeanFunctions(vm, worker, LEAN_V8);
+    return worker;
   }
 }
 

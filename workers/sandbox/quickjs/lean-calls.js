@@ -2,14 +2,14 @@
 // per argument, ~8 µs a call in workerd) would be most of their cost: Math's V8 functions and the
 // collator behind `localeCompare` (a sort of 10,000 names makes ~130,000 calls). Their arguments are
 // only numbers and strings, read straight from QuickJS's values by the library's FFI, and they answer
-// one number or string. This reaches the context's private C → host dispatch (`cToHostCallbacks`,
+// one number or string. This reaches the context's private C → JavaScript dispatch (`cToHostCallbacks`,
 // `ffi`, `ctx`, `memory`, `runtime.hostRefs`) of quickjs-emscripten-core, pinned at 0.32.0 in
 // package.json: an upgrade must keep test/unit/engine-fidelity.test.ts green.
 
 /**
- * A lean host function: `args` says how each argument is read ("n" a number, "s" a string, "*n"
- * any number of numbers); `run` answers a number or a string, or throws (QuickJS code gets the error).
- * @typedef {{ args: string, run: (...values: (number | string)[]) => number | string }} LeanFunction
+ * A lean worker function: `args` says how each argument is read ("n" a number, "s" a string, "*n"
+ * any number of numbers); `call` answers a number or a string, or throws (QuickJS code gets the error).
+ * @typedef {{ args: string, call: (...values: (number | string)[]) => number | string }} LeanFunction
  */
 
 /**
@@ -25,7 +25,7 @@
 
 /**
  * Adds each of `table` to the QuickJS object `target` as a function of the context `vm`, answered
- * on the lean path; every other host function keeps the library's.
+ * on the lean path; every other worker function keeps the library's.
  * @param {import("quickjs-emscripten-core").QuickJSContext} vm
  * @param {import("quickjs-emscripten-core").QuickJSHandle} target
  * @param {Record<string, LeanFunction>} table
@@ -53,7 +53,7 @@ export function addLeanFunctions(vm, target, table) {
           values.push(string ? readString(ptr) : ffi.QTS_GetFloat64(ctx, ptr));
         }
       }
-      const answer = fn.run(...values);
+      const answer = fn.call(...values);
       if (typeof answer === "number") return ffi.QTS_NewFloat64(ctx, answer);
       const handle = vm.newString(answer);
       const ptr = ffi.QTS_DupValuePointer(ctx, handle.value);

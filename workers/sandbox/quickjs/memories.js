@@ -1,9 +1,9 @@
 // Linear memories for the interpreters of one warm worker. A new WebAssembly.Memory is costly where
-// page faults are (its pages are mapped on first touch, and dropped ones wait for a GC), so the pool
+// page faults are (its pages are mapped on first touch, and dropped ones wait for a GC), so the keeper
 // owns a few memories and hands them out again: the memory of an interpreter that is done comes back
 // here, is zeroed at once and goes to the next interpreter, byte for byte what a new memory holds and
 // never used by two interpreters at once. Zeroing maps every page of a memory, so it is worth it only
-// for the memories the pool keeps using: `keep` of them at most; a memory beyond those, or one that
+// for the memories the keeper goes on using: `keep` of them at most; a memory beyond those, or one that
 // grew, is left to the GC unzeroed, as a new one would be.
 
 /** What the QuickJS module imports (its memory import's minimum: 256 pages) and emscripten's default. */
@@ -11,9 +11,9 @@ const INITIAL_PAGES = 256;
 const MAXIMUM_PAGES = 32_768;
 export const INITIAL_BYTES = INITIAL_PAGES * 65_536;
 
-/** @param {number} keep how many memories the pool owns at most */
-export function memoryPool(keep) {
-  /** @type {WeakSet<WebAssembly.Memory>} the memories this pool hands out again */
+/** @param {number} keep how many memories the keeper owns at most */
+export function memoryKeeper(keep) {
+  /** @type {WeakSet<WebAssembly.Memory>} the memories this keeper hands out again */
   const owned = new WeakSet();
   let ownedCount = 0;
   /** @type {WebAssembly.Memory[]} owned, zeroed, initial size, no interpreter's */
@@ -25,7 +25,7 @@ export function memoryPool(keep) {
     },
     /**
      * The memory of an interpreter nothing will call again (its execution closed): zeroed now and
-     * kept when the pool owns it or can own one more, else left to the GC.
+     * kept when the keeper owns it or can own one more, else left to the GC.
      * @param {WebAssembly.Memory} memory
      */
     giveBack(memory) {

@@ -3,18 +3,18 @@
 // RegExp, Proxy, Reflect) but none of the web platform; this gives agent code what the `isolate`
 // engine gives it: console, timers, TextEncoder/TextDecoder, atob/btoa, crypto, structuredClone,
 // URL/URLSearchParams, Headers/Request/Response and a `fetch` that refuses (network.js replaces it
-// when the team has egress). What needs the host (bytes, randomness, URL parsing, timers, bridge
-// calls) goes through `host`, an object only this function's closure holds.
+// when the team has egress). What needs the worker (bytes, randomness, URL parsing, timers, bridge
+// calls) goes through `worker`, an object only this function's closure holds.
 //
 // It also closes what QuickJS would otherwise open: `eval` and the Function constructors (Workers
 // forbid code from strings; so does this engine), and Array methods that loop in C over an
 // array-like's `length` without allocating or calling back into JS, which the interrupt handler
 // never sees: those refuse a length over MAX_NATIVE_LENGTH before they start.
 //
-// Returns the bridge the runtime is given (and `begin`, which starts an execution's clock): each method sends its arguments as JSON text to the host,
-// which calls the gateway's bridge over RPC and answers with JSON text. Bytes cross as base64 strings
-// marked with a per-execution tag that agent code never sees.
-(host, tag, bridgeMethods, answers, builtins) => {
+// Returns the bridge the runtime is given (and `begin`, which starts an execution's clock): each method
+// sends its arguments as JSON text to the worker, which calls the gateway's bridge over RPC and
+// answers with JSON text. Bytes cross as base64 strings marked with a per-execution tag.
+(worker, tag, bridgeMethods, answers, builtins) => {
   const G = globalThis;
   const define = (target, name, value) =>
     Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
@@ -37,7 +37,7 @@
       ? bytes.buffer
       : bytes.slice().buffer;
 
-  // The original eval, kept in this closure for the polyfill groups (sources from the host only).
+  // The original eval, kept in this closure for the polyfill groups (sources from the worker only).
   const evalSource = G.eval;
 
   // --- code from strings: refused, as on Workers -------------------------------------------------
@@ -123,8 +123,8 @@
 
   // --- V8's answers and errors where QuickJS has none or others (polyfills/v8*.js, given evaluated) -
   const helpers = { define, lengthOf, tooLong, MAX_NATIVE_LENGTH };
-  const v8 = answers(host, G, helpers);
-  builtins(host, G, helpers, v8);
+  const v8 = answers(worker, G, helpers);
+  builtins(worker, G, helpers, v8);
 
   // --- console: the runtime replaces its methods with the capturing ones --------------------------
   const noop = () => {};
@@ -141,7 +141,7 @@
     const delay = Math.max(0, Math.min(Number(ms) || 0, 2 ** 31 - 1));
     live.set(id, true);
     const arm = () =>
-      host.sleep(delay).then(() => {
+      worker.sleep(delay).then(() => {
         if (!live.has(id)) return;
         if (repeat) arm();
         else live.delete(id);
@@ -169,7 +169,7 @@
     },
   });
 
-  // --- globals made on first use (polyfills/*.js, from the host) ------------------------------
+  // --- globals made on first use (polyfills/*.js, from the worker) ------------------------------
   const GROUPS = {
     text: ["TextEncoder", "TextDecoder"],
     dom: ["DOMException"],
@@ -181,7 +181,7 @@
   };
   for (const [group, names] of Object.entries(GROUPS)) {
     const load = () => {
-      const made = evalSource(host.polyfill(group))(host, G, bytesOf, v8);
+      const made = evalSource(worker.polyfill(group))(worker, G, bytesOf, v8);
       for (const name of names) define(G, name, made[name]);
     };
     for (const name of names)
@@ -199,13 +199,13 @@
   }
 
   define(G, "btoa", (text) => {
-    const out = host.btoa(String(text));
+    const out = worker.btoa(String(text));
     if (out === null)
       throw new G.DOMException("btoa: the string has characters outside Latin-1", "InvalidCharacterError");
     return out;
   });
   define(G, "atob", (text) => {
-    const out = host.atob(String(text));
+    const out = worker.atob(String(text));
     if (out === null)
       throw new G.DOMException("atob: the string is not valid base64", "InvalidCharacterError");
     return out;
@@ -222,7 +222,7 @@
       throw new TypeError("crypto.getRandomValues: expected an integer typed array");
     if (array.byteLength > 65536)
       throw new G.DOMException("crypto.getRandomValues: at most 65536 bytes at a time", "QuotaExceededError");
-    new U8(array.buffer, array.byteOffset, array.byteLength).set(toBytes(host.random(array.byteLength)));
+    new U8(array.buffer, array.byteOffset, array.byteLength).set(toBytes(worker.random(array.byteLength)));
     return array;
   };
   const unsupported = (name) => async () => {
@@ -248,9 +248,9 @@
     subtle[name] = unsupported(name);
   subtle.digest = async (algorithm, data) => {
     const name = typeof algorithm === "string" ? algorithm : algorithm?.name;
-    return host.digest(String(name), bufferOf(bytesOf(data, "crypto.subtle.digest")));
+    return worker.digest(String(name), bufferOf(bytesOf(data, "crypto.subtle.digest")));
   };
-  define(G, "crypto", { getRandomValues, randomUUID: () => host.uuid(), subtle });
+  define(G, "crypto", { getRandomValues, randomUUID: () => worker.uuid(), subtle });
 
   define(G, "fetch", async () => {
     throw new TypeError("Network connection lost: this worker is not permitted to access the internet");
@@ -258,7 +258,7 @@
 
   // --- the bridge ------------------------------------------------------------------------------
   // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` in the
-  // text and its buffer goes in the list; the host answers the same way.
+  // text and its buffer goes in the list; the worker answers the same way.
   const send = (method, args) => {
     const buffers = [];
     const text = stringify(args, (_key, value) => {
@@ -266,7 +266,7 @@
       buffers.push(bufferOf(bytesOf(value, "bridge")));
       return tag + (buffers.length - 1);
     });
-    return host.call(method, text, buffers).then(([answer, ...got]) =>
+    return worker.call(method, text, buffers).then(([answer, ...got]) =>
       // A reviver runs JS for every value: only when the answer carries bytes (tool results rarely do).
       got.length === 0
         ? parse(answer)

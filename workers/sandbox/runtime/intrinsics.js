@@ -1,6 +1,6 @@
 // Built-ins the runtime uses after the agent's code has run, captured when the isolate starts,
 // before that code could replace them. Tampering can still only spoil the isolate's own report:
-// the host checks its size and shape, and every count that matters is kept by the gateway.
+// the sandbox host checks its size and shape, and every count that matters is kept by the gateway.
 
 export const stringify = JSON.stringify;
 export const ErrorCtor = Error;

@@ -20,17 +20,17 @@ export function liveLog(bridge) {
   const sendAll = async () => {
     while (queue.length > 0) {
       /** @type {string[]} */
-      const batch = [];
+      const lines = [];
       let chars = 2;
-      while (queue.length > 0 && batch.length < LIVE_LOG_CAPS.lines) {
+      while (queue.length > 0 && lines.length < LIVE_LOG_CAPS.lines) {
         const line = clip(queue[0] ?? "", LINE_CHARS);
-        if (batch.length > 0 && chars + line.length * 2 + 3 > LIVE_LOG_CAPS.jsonChars) break;
+        if (lines.length > 0 && chars + line.length * 2 + 3 > LIVE_LOG_CAPS.jsonChars) break;
         queue.shift();
-        batch[batch.length] = line;
+        lines[lines.length] = line;
         chars += line.length * 2 + 3;
       }
       try {
-        await bridge.log(stringify(batch));
+        await bridge.log(stringify(lines));
       } catch {
         queue.length = 0;
       }

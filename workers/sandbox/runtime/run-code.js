@@ -9,7 +9,7 @@
 // Intrinsics come from ./intrinsics.js (bundled in at build time), captured when this module is
 // evaluated, before any agent code runs, so they are the originals even if that code replaces
 // globals. The optional parts (tools, session, skills with the loaded skills' modules, network) come
-// in `parts` (the execution's parts.js, which the host writes: only the parts whose globals the code
+// in `parts` (the execution's parts.js, which the sandbox host writes: only the parts whose globals the code
 // names are loaded, workers/sandbox/parts.ts). A left-out global throws NotLoadedError.
 // The guard comes through `parts` too, for code with loops or functions (code without runs once
 // through); without it the timer below is the only stop, and it records the timeout itself.
@@ -53,11 +53,11 @@ export function stopExecution(stop) {
 /**
  * @param {IsolateOptions} options
  * @param {Bridge | undefined} bridge
- * @param {() => Promise<unknown>} run the agent's module's default export
+ * @param {() => Promise<unknown>} agentMain the agent's module's default export
  * @param {Record<string, any>} parts the execution's parts.js
  * @returns {Promise<string>}
  */
-export async function runAgentCode(options, bridge, run, parts) {
+export async function runAgentCode(options, bridge, agentMain, parts) {
   if (started) throw new ErrorCtor("runAgentCode() may be called once per isolate");
   started = true;
   const live = options.liveLogs ? liveLog(bridge) : undefined;
@@ -103,7 +103,7 @@ export async function runAgentCode(options, bridge, run, parts) {
   /** @type {IsolateReport["error"]} */
   let error;
   try {
-    value = await Promise.race([run(), timeout]);
+    value = await Promise.race([agentMain(), timeout]);
     const stopped = guardState();
     if (stopped) error = { ...stopped };
   } catch (err) {
@@ -158,7 +158,7 @@ function unawaitedInResult(path) {
 
 /**
  * The error within CAPS, `data` cut to fit without breaking its JSON; `line`: where the code threw
- * it (the host prefers the line its stack gives).
+ * it (the sandbox host prefers the line its stack gives).
  * @param {{ name: string, message: string, stack?: string, data?: unknown }} error
  * @param {number | undefined} line
  */
@@ -205,7 +205,7 @@ function captureConsole(maxChars, follow) {
 }
 
 /**
- * `globalThis[name]` of a part the host left out: reading it throws a NotLoadedError that says why.
+ * `globalThis[name]` of a part the sandbox host left out: reading it throws a NotLoadedError that says why.
  * @param {string} name
  */
 function defineNotLoaded(name) {

@@ -268,7 +268,7 @@ export function formatLogArgs(args, maxChars) {
 }
 
 /**
- * A thrown value as the result's `error` (before the host maps lines, before the runtime clips it):
+ * A thrown value as the result's `error` (before the sandbox host maps lines, before the runtime clips it):
  * `data` is an Error's own fields but name and message (`code`, `status`, `cause`, …), or a thrown
  * non-Error itself, JSON-safe.
  * @param {unknown} err

@@ -1,6 +1,6 @@
 // The tool globals agent code sees: `tools.<server>.<tool>(args)`, `callTool(name, args)`,
 // `searchTools(query, options)` and `getToolDefinition(name, { schema? })`. Each goes over RPC to the bridge
-// object the gateway handed to `run()`. Arguments cross as JSON text, cut to size here; the gateway
+// object the gateway handed to the execution. Arguments cross as JSON text, cut to size here; the gateway
 // checks the size again, counts every call against the execution's budgets and keeps the call list
 // that `stats` reports.
 import { toJsonText, unwrap } from "./bridge-io.js";

@@ -12,7 +12,7 @@ const PAGE_SIZE = 50;
 
 /** One team's audit log, filtered by tool, kind, status and time, newest first, 50 rows a page. */
 export const auditPages = new Hono<AppEnv>().get("/", async (c) => {
-  const { session } = c.get("operator");
+  const signIn = c.get("operator");
   const q = c.req.query();
   const team = q.team || "default";
   const problems: string[] = [];
@@ -80,7 +80,7 @@ ${table(
   ]),
 )}
 ${next ? html`<p><a href="/dashboard/audit?${keep.toString()}&before=${next.ts}:${next.rowid}">Older entries</a></p>` : ""}`;
-  return page(c, "Audit", body, session, problems.length ? 400 : 200);
+  return page(c, "Audit", body, signIn, problems.length ? 400 : 200);
 });
 
 /** A datetime-local value (UTC) as ms since epoch. */

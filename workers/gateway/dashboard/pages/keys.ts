@@ -1,38 +1,23 @@
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../../http/app-env";
+import { createKey, listKeys, revokeKey } from "../../routes/admin-service";
 import { adminCall } from "../admin-call";
 import { ago, csrfField, notice, page, table, time } from "../layout";
-
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: number;
-  lastUsedAt?: number;
-}
-interface NewKey {
-  id: string;
-  key: string;
-  name: string;
-  prefix: string;
-}
 
 /** A team's API keys: make one (shown once, with the client lines filled in), revoke one (after a confirmation). */
 export const keyPages = new Hono<AppEnv>()
   .post("/", async (c) => {
     const team = c.req.param("team") ?? "";
-    const { session, token } = c.get("operator");
+    const signIn = c.get("operator");
     const form = await c.req.parseBody();
-    const made = await adminCall<NewKey>(c, token, "POST", `/teams/${encodeURIComponent(team)}/keys`, {
-      name: String(form.name ?? "").trim(),
-    });
+    const made = await adminCall(() => createKey(c.env, team, { name: String(form.name ?? "").trim() }));
     if (!made.ok)
       return page(
         c,
         `New key for ${team}`,
         html`${notice("error", made.message)}<p><a href="/dashboard/teams/${encodeURIComponent(team)}">Back to the team</a></p>`,
-        session,
+        signIn,
         400,
       );
     const url = `${new URL(c.req.url).origin}/mcp`;
@@ -50,43 +35,33 @@ export const keyPages = new Hono<AppEnv>()
 <h2>Cursor (~/.cursor/mcp.json)</h2>
 <pre id="cursor-json">${cursor}</pre><button type="button" data-copy="cursor-json">Copy</button>
 <p><a href="/dashboard/teams/${encodeURIComponent(team)}">Back to the team</a></p>`;
-    return page(c, `New key for ${team}`, body, session, 201);
+    return page(c, `New key for ${team}`, body, signIn, 201);
   })
   .get("/:id/revoke", async (c) => {
     const team = c.req.param("team") ?? "";
     const id = c.req.param("id");
-    const { session } = c.get("operator");
+    const signIn = c.get("operator");
     const body = html`<p>Revoke key <code>${id}</code> of team ${team}? Requests with it are refused from then on.</p>
-<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(id)}/revoke">${csrfField(session)}
+<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(id)}/revoke">${csrfField(signIn)}
 <button type="submit" class="danger">Revoke key</button> <a href="/dashboard/teams/${encodeURIComponent(team)}">Cancel</a></form>`;
-    return page(c, "Revoke a key", body, session);
+    return page(c, "Revoke a key", body, signIn);
   })
   .post("/:id/revoke", async (c) => {
     const team = c.req.param("team") ?? "";
     const id = c.req.param("id");
-    const { session, token } = c.get("operator");
-    const listed = await adminCall<{ keys: KeyRow[] }>(
-      c,
-      token,
-      "GET",
-      `/teams/${encodeURIComponent(team)}/keys`,
-    );
-    if (!listed.ok || !listed.data.keys.some((k) => k.id === id))
-      return page(c, "Revoke a key", notice("error", `Team ${team} has no key "${id}".`), session, 404);
-    const revoked = await adminCall(c, token, "DELETE", `/keys/${encodeURIComponent(id)}`);
-    if (!revoked.ok) return page(c, "Revoke a key", notice("error", revoked.message), session, 400);
+    const signIn = c.get("operator");
+    const listed = await adminCall(() => listKeys(c.env, team));
+    if (!listed.ok || !listed.data.some((k) => k.id === id))
+      return page(c, "Revoke a key", notice("error", `Team ${team} has no key "${id}".`), signIn, 404);
+    const revoked = await adminCall(() => revokeKey(c.env, id));
+    if (!revoked.ok) return page(c, "Revoke a key", notice("error", revoked.message), signIn, 400);
     return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}?saved=revoked`, 303);
   });
 
 /** The keys table and the new-key form of a team page. */
 export async function keysSection(c: Context<AppEnv>, team: string) {
-  const { session, token } = c.get("operator");
-  const listed = await adminCall<{ keys: KeyRow[] }>(
-    c,
-    token,
-    "GET",
-    `/teams/${encodeURIComponent(team)}/keys`,
-  );
+  const signIn = c.get("operator");
+  const listed = await adminCall(() => listKeys(c.env, team));
   const now = Date.now();
   return html`<h2>API keys</h2>
 ${c.req.query("saved") === "revoked" ? notice("ok", "Key revoked.") : ""}
@@ -94,7 +69,7 @@ ${listed.ok ? "" : notice("error", listed.message)}
 ${table(
   "Keys",
   ["Name", "Prefix", "Made", "Last used", ""],
-  (listed.ok ? listed.data.keys : []).map((k) => [
+  (listed.ok ? listed.data : []).map((k) => [
     k.name,
     html`<code>${k.prefix}…</code>`,
     time(k.createdAt),
@@ -102,7 +77,7 @@ ${table(
     html`<a href="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(k.id)}/revoke">Revoke ${k.name}</a>`,
   ]),
 )}
-<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys" class="row">${csrfField(session)}
+<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys" class="row">${csrfField(signIn)}
 <label>New key's name <input name="name" required maxlength="100"></label>
 <button type="submit">Make key</button>
 </form>`;

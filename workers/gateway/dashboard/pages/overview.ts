@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import { auditLogOf, auditNamespace } from "../../audit/store";
 import type { AppEnv } from "../../http/app-env";
 import { requireConfig } from "../../http/config";
+import { listApprovals, listTeams } from "../../routes/admin-service";
 import { DEFAULT_TEAM } from "../../teams/schema";
 import { serverStates } from "../../upstreams";
 import { adminCall } from "../admin-call";
@@ -15,10 +16,10 @@ const CHARTED_TEAMS = 50;
 
 /** The deployment at a glance: teams, the last 24 hours' executions and errors, upstreams, waiting approvals. */
 export const overviewPages = new Hono<AppEnv>().get("/", async (c) => {
-  const { session, token } = c.get("operator");
+  const signIn = c.get("operator");
   const [teams, approvals] = await Promise.all([
-    adminCall<{ teams: { name: string }[]; cursor?: string }>(c, token, "GET", "/teams?limit=1000"),
-    adminCall<{ pending: unknown[] }>(c, token, "GET", "/approvals?limit=500"),
+    adminCall(() => listTeams(c.env, { limit: 1000 })),
+    adminCall(() => listApprovals(c.env, { limit: 500 })),
   ]);
   const names = [
     DEFAULT_TEAM,
@@ -88,5 +89,5 @@ ${table(
   ["Server", "State", "Tools", "Detail"],
   servers.map((s) => [s.name, s.state, String(s.tools), s.error ?? ""]),
 )}`;
-  return page(c, "Overview", body, session);
+  return page(c, "Overview", body, signIn);
 });

@@ -19,7 +19,7 @@ const SHOWN = 50;
 export const sessionPages = new Hono<AppEnv>()
   .get("/", async (c) => {
     const team = c.req.param("team") ?? "";
-    const { session } = c.get("operator");
+    const signIn = c.get("operator");
     const ns = auditNamespace(c.env);
     const seen = new Map<string, number>();
     if (ns) {
@@ -53,22 +53,22 @@ ${table(
     `${ago(now - Date.parse(info.lastSeenAt))} ago`,
     String(info.bytesUsed),
     String(info.files),
-    html`<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/sessions/${id}/end" class="inline">${csrfField(session)}<button type="submit" class="danger">End session ${id.slice(0, 8)}</button></form>`,
+    html`<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/sessions/${id}/end" class="inline">${csrfField(signIn)}<button type="submit" class="danger">End session ${id.slice(0, 8)}</button></form>`,
   ]),
 )}`;
-    return page(c, `Sessions of ${team}`, body, session);
+    return page(c, `Sessions of ${team}`, body, signIn);
   })
   .post("/:id/end", async (c) => {
     const team = c.req.param("team") ?? "";
     const id = c.req.param("id");
-    const { session } = c.get("operator");
+    const signIn = c.get("operator");
     forgetSession(id);
     if (!isSessionId(id) || !(await endSession(c.env, id, team)))
       return page(
         c,
         "Sessions",
         notice("error", `Team ${team} has no session "${id.slice(0, 80)}".`),
-        session,
+        signIn,
         404,
       );
     return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}/sessions?ended=1`, 303);

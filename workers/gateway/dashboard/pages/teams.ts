@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { AppEnv } from "../../http/app-env";
 import { requireConfig } from "../../http/config";
+import { getTeam, listTeams, saveTeam } from "../../routes/admin-service";
 import type { TeamRecord } from "../../teams/schema";
 import { serverStates } from "../../upstreams";
 import { adminCall } from "../admin-call";
@@ -23,8 +24,7 @@ export const teamPages = new Hono<AppEnv>()
     const name = String(form.name ?? "").trim();
     const config = parseConfig(String(form.config ?? "").trim() || "{}");
     if (!config.ok) return teamList(c, config.error, name, String(form.config ?? ""));
-    const { token } = c.get("operator");
-    const exists = await adminCall(c, token, "GET", `/teams/${encodeURIComponent(name)}`);
+    const exists = await adminCall(() => getTeam(c.env, name));
     if (exists.ok)
       return teamList(
         c,
@@ -32,13 +32,7 @@ export const teamPages = new Hono<AppEnv>()
         name,
         String(form.config ?? ""),
       );
-    const made = await adminCall<TeamRecord>(
-      c,
-      token,
-      "PUT",
-      `/teams/${encodeURIComponent(name)}`,
-      config.value,
-    );
+    const made = await adminCall(() => saveTeam(c.env, name, config.value, waitUntil(c)));
     if (!made.ok) return teamList(c, made.message, name, String(form.config ?? ""));
     return c.redirect(`/dashboard/teams/${encodeURIComponent(name)}?saved=created`, 303);
   })
@@ -49,15 +43,10 @@ export const teamPages = new Hono<AppEnv>()
     const text = String(form.config ?? "");
     const config = parseConfig(text);
     if (!config.ok) return teamPage(c, config.error, text);
-    const saved = await adminCall<TeamRecord & { warnings?: string[] }>(
-      c,
-      c.get("operator").token,
-      "PUT",
-      `/teams/${encodeURIComponent(team)}`,
-      config.value,
-    );
+    const saved = await adminCall(() => saveTeam(c.env, team, config.value, waitUntil(c)));
     if (!saved.ok) return teamPage(c, saved.message, text);
-    if (saved.data.warnings?.length) return teamPage(c, undefined, undefined, saved.data.warnings);
+    const { warnings } = saved.data.team;
+    if (warnings?.length) return teamPage(c, undefined, undefined, warnings);
     return c.redirect(`/dashboard/teams/${encodeURIComponent(team)}?saved=config`, 303);
   })
   .route("/:team/keys", keyPages)
@@ -66,13 +55,9 @@ export const teamPages = new Hono<AppEnv>()
   .route("/:team/sessions", sessionPages);
 
 async function teamList(c: Context<AppEnv>, error?: string, name = "", config = CONFIG_EXAMPLE) {
-  const { session, token } = c.get("operator");
-  const listed = await adminCall<{ teams: { name: string }[]; cursor?: string }>(
-    c,
-    token,
-    "GET",
-    `/teams?limit=100${c.req.query("cursor") ? `&cursor=${encodeURIComponent(c.req.query("cursor") ?? "")}` : ""}`,
-  );
+  const signIn = c.get("operator");
+  const cursor = c.req.query("cursor");
+  const listed = await adminCall(() => listTeams(c.env, { limit: 100, cursor }));
   const names = listed.ok ? listed.data.teams.map((t) => t.name) : [];
   const body = html`${error ? notice("error", error) : ""}
 ${listed.ok ? "" : notice("error", listed.message)}
@@ -87,20 +72,20 @@ ${table(
 ${listed.ok && listed.data.cursor ? html`<p><a href="/dashboard/teams?cursor=${encodeURIComponent(listed.data.cursor)}">Next page</a></p>` : ""}
 <p class="muted">Team <code>default</code> is the deployment's own (DEV_API_KEY, MCP_SERVERS) until a record of that name is stored: its <a href="/dashboard/teams/default/usage">usage</a>, <a href="/dashboard/audit?team=default">audit</a>, <a href="/dashboard/teams/default/skills">skills</a> and <a href="/dashboard/teams/default/sessions">sessions</a>.</p>
 <h2>New team</h2>
-<form method="post" action="/dashboard/teams">${csrfField(session)}
+<form method="post" action="/dashboard/teams">${csrfField(signIn)}
 <label>Name <input name="name" required maxlength="64" value="${name}" pattern="[a-z][a-z0-9_\\-]{0,31}"></label>
 <label>Configuration (JSON, as <code>PUT /admin/teams/{name}</code> takes it: servers, allow, deny, limits, egress, pii, approvals, engine) <textarea name="config" spellcheck="false">${config}</textarea></label>
 <p><button type="submit">Create team</button></p>
 </form>`;
-  return page(c, "Teams", body, session, error ? 400 : 200);
+  return page(c, "Teams", body, signIn, error ? 400 : 200);
 }
 
 async function teamPage(c: Context<AppEnv>, error?: string, text?: string, warnings?: string[]) {
   const team = c.req.param("team") ?? "";
-  const { session, token } = c.get("operator");
-  const record = await adminCall<TeamRecord>(c, token, "GET", `/teams/${encodeURIComponent(team)}`);
+  const signIn = c.get("operator");
+  const record = await adminCall(() => getTeam(c.env, team));
   if (!record.ok && record.status !== 404)
-    return page(c, `Team ${team}`, notice("error", record.message), session, 400);
+    return page(c, `Team ${team}`, notice("error", record.message), signIn, 400);
   const saved = c.req.query("saved");
   const config = text ?? (record.ok ? JSON.stringify(editable(record.data), null, 2) : "{}");
   const body = html`${error ? notice("error", error) : ""}
@@ -109,13 +94,13 @@ ${warnings ? notice("error", `Saved, with warnings: ${warnings.join(" ")}`) : ""
 ${record.ok ? "" : notice("error", record.message)}
 <p><a href="/dashboard/teams/${encodeURIComponent(team)}/usage">Usage</a> · <a href="/dashboard/audit?team=${encodeURIComponent(team)}">Audit</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/skills">Skills</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/sessions">Sessions</a> · <a href="/dashboard/approvals?team=${encodeURIComponent(team)}">Approvals</a></p>
 <h2>Configuration</h2>
-<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}">${csrfField(session)}
+<form method="post" action="/dashboard/teams/${encodeURIComponent(team)}">${csrfField(signIn)}
 <label>servers, allow, deny, limits, egress, pii, approvals, engine (JSON; checked as the admin API checks it) <textarea name="config" spellcheck="false">${config}</textarea></label>
 <p><button type="submit">Save configuration</button></p>
 </form>
 ${record.ok ? await upstreamSection(c, team) : ""}
 ${record.ok ? await keysSection(c, team) : ""}`;
-  return page(c, `Team ${team}`, body, session, error ? 400 : record.ok ? 200 : 404);
+  return page(c, `Team ${team}`, body, signIn, error ? 400 : record.ok ? 200 : 404);
 }
 
 /** The team's upstreams as its executions see them (KV-cached catalog; a failing one with its error). */
@@ -131,6 +116,8 @@ ${table(
   servers.map((s) => [s.name, s.state, String(s.tools), s.error ?? ""]),
 )}`;
 }
+
+const waitUntil = (c: Context<AppEnv>) => (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise);
 
 function parseConfig(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   if (text.length > 200_000) return { ok: false, error: "The configuration is over 200,000 characters." };

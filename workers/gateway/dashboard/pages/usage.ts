@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
  */
 export const usagePages = new Hono<AppEnv>().get("/", async (c) => {
   const team = c.req.param("team") ?? "";
-  const { session } = c.get("operator");
+  const signIn = c.get("operator");
   const days = c.req.query("days") === "30" ? 30 : 7;
   const ns = auditNamespace(c.env);
   if (!ns)
@@ -21,7 +21,7 @@ export const usagePages = new Hono<AppEnv>().get("/", async (c) => {
       c,
       `Usage of ${team}`,
       notice("error", "The audit log is off (no AUDIT binding)."),
-      session,
+      signIn,
       503,
     );
   const now = Date.now();
@@ -70,5 +70,5 @@ ${table(
   usage.topTools.map((t) => [html`<code>${t.tool}</code>`, String(t.calls), String(t.errors)]),
 )}
 <p class="muted">Durations are read from a histogram (quarter-octave buckets): within ~19%.</p>`;
-  return page(c, `Usage of ${team}`, body, session);
+  return page(c, `Usage of ${team}`, body, signIn);
 });

@@ -5,7 +5,7 @@ import {
   SIGNED_ENTRIES,
   searchInputShape,
 } from "../../../../shared/contract/discovery";
-import { ToolCallError } from "../../bridge/call-tool";
+import { ToolCallError } from "../../discovery/tool-call-error";
 import { definition, search } from "../../operations/discovery";
 import type { RequestContext } from "../../request/context";
 

@@ -1,5 +1,5 @@
 // Main module of a Python isolate on the `isolate` engine (and for Python code that calls TypeScript
-// skills): the host loads it with pyodide's files (dist/manifest.mjs) and, once it has one, a memory
+// skills): the sandbox host loads it with pyodide's files (dist/manifest.mjs) and, once it has one, a memory
 // snapshot; then calls runAgentCode(options, code, bridge) once over RPC, or snapshot() to make that
 // snapshot.
 // runAgentCode() returns one JSON text shaped like the TypeScript runtime's report (IsolateReport in

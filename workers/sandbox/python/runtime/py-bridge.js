@@ -1,5 +1,5 @@
 // The JS side of what Python code calls: each function forwards to the bridge the gateway handed to
-// run() and answers with JSON text (or, for a workspace read, the file's bytes), so nothing but
+// the execution and answers with JSON text (or, for a workspace read, the file's bytes), so nothing but
 // strings and byte arrays crosses between the two languages.
 
 /**

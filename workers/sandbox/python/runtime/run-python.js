@@ -20,7 +20,7 @@ import {
 /**
  * How long past its timeout the Python side may take to answer: its guard stops computation at the
  * timeout, but an await that never finishes (a future nobody resolves, a call still running) is
- * stopped here; less than the host's grace (HOST_GRACE_MS), so the answer is this one.
+ * stopped here; less than the sandbox host's grace (HOST_GRACE_MS), so the answer is this one.
  */
 export const RUN_GRACE_MS = 1_000;
 

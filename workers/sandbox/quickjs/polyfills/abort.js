@@ -1,7 +1,7 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
-// reads one of its globals. Gets the prelude's `host` and the global object; returns the globals it
+// reads one of its globals. Gets the prelude's `worker` and the global object; returns the globals it
 // defines. AbortController and AbortSignal (with its own listeners: there is no EventTarget).
-(_host, G) => {
+(_worker, G) => {
   const abortError = () => new G.DOMException("This operation was aborted", "AbortError");
   class AbortSignal {
     #aborted = false;

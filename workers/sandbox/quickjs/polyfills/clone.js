@@ -1,8 +1,8 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host`, the global object and its `bytesOf`; returns the globals it defines.
+// `worker`, the global object and its `bytesOf`; returns the globals it defines.
 // structuredClone.
-(_host, G) => {
+(_worker, G) => {
   const AB = ArrayBuffer;
   const isView = ArrayBuffer.isView;
   // --- structuredClone ---------------------------------------------------------------------------

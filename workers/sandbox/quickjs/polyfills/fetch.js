@@ -1,8 +1,8 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host`, the global object and its `bytesOf`; returns the globals it defines.
+// `worker`, the global object and its `bytesOf`; returns the globals it defines.
 // Headers, Request and Response (the fetch() that reaches the network is network.js's, over the bridge).
-(_host, G, bytesOf) => {
+(_worker, G, bytesOf) => {
   const U8 = Uint8Array;
   const apply = Reflect.apply;
   const parse = JSON.parse;

@@ -1,10 +1,10 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
-// reads `Intl`. Gets the prelude's `host`, the global object, its `bytesOf` and `v8` (prelude.js
+// reads `Intl`. Gets the prelude's `worker`, the global object, its `bytesOf` and `v8` (prelude.js
 // "V8's answers"); returns the globals it defines.
 // Intl: each object keeps its locales and options; what it answers is V8's, asked of the warm
-// worker's own V8 (host-v8.js), so formatting, plural rules, collation and segmentation are exactly
+// worker's own V8 (worker-v8.js), so formatting, plural rules, collation and segmentation are exactly
 // the isolate engine's, and an invalid locale or option throws V8's own error.
-(host, _G, _bytesOf, v8) => {
+(worker, _G, _bytesOf, v8) => {
   const { ask, locales: toLocales, specOf } = v8;
   const define = (target, name, value) =>
     Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
@@ -93,12 +93,12 @@
       const s = stateOf(self, kind, method);
       const coerce = methods[method];
       const sent = coerce.map((f, i) => f(args[i]));
-      // The calls made most often go on the host's lean path (host-v8.js LEAN_V8).
-      if (kind === "Collator") return host.collate(s.spec, sent[0], sent[1]);
+      // The calls made most often go on the worker's lean path (worker-v8.js LEAN_V8).
+      if (kind === "Collator") return worker.collate(s.spec, sent[0], sent[1]);
       if (method === "format" && kind === "NumberFormat" && typeof sent[0] === "number")
-        return host.formatNumber(s.spec, sent[0]);
+        return worker.formatNumber(s.spec, sent[0]);
       if (method === "format" && kind === "DateTimeFormat" && sent[0] !== undefined)
-        return host.formatDate(s.spec, sent[0] instanceof Date ? sent[0].getTime() : sent[0]);
+        return worker.formatDate(s.spec, sent[0] instanceof Date ? sent[0].getTime() : sent[0]);
       const got = ask({ op: "call", kind, spec: s.spec, method, args: sent });
       if (kind === "Segmenter") return segments(sent[0], got);
       if (kind === "Locale" && (method === "maximize" || method === "minimize")) return new C(got);
@@ -112,7 +112,7 @@
             const s = stateOf(this, kind, method);
             s.bound ??=
               kind === "Collator"
-                ? (a, b) => host.collate(s.spec, String(a), String(b))
+                ? (a, b) => worker.collate(s.spec, String(a), String(b))
                 : (...args) => call(this, method, args);
             return s.bound;
           },
@@ -129,7 +129,7 @@
         );
     }
     if (kind === "Locale") {
-      // The fields a Locale shows are the host's (host-v8.js LOCALE_FIELDS).
+      // The fields a Locale shows are the worker's (worker-v8.js LOCALE_FIELDS).
       for (const field of ask({ op: "localeFields" }))
         Object.defineProperty(proto, field, {
           configurable: true,

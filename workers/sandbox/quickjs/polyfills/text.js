@@ -1,15 +1,15 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host`, the global object and its `bytesOf`; returns the globals it defines.
-// TextEncoder and TextDecoder (UTF-8 by the host).
-(host, _G, bytesOf) => {
+// `worker`, the global object and its `bytesOf`; returns the globals it defines.
+// TextEncoder and TextDecoder (UTF-8 by the worker).
+(worker, _G, bytesOf) => {
   const U8 = Uint8Array;
   class TextEncoder {
     get encoding() {
       return "utf-8";
     }
     encode(input = "") {
-      return new U8(host.encodeUtf8(String(input)));
+      return new U8(worker.encodeUtf8(String(input)));
     }
     encodeInto(input, dest) {
       const bytes = this.encode(input);
@@ -51,7 +51,7 @@
     decode(input) {
       if (input === undefined) return "";
       const bytes = bytesOf(input, "TextDecoder.decode");
-      const text = host.decodeUtf8(bytes.slice().buffer, this.#fatal);
+      const text = worker.decodeUtf8(bytes.slice().buffer, this.#fatal);
       if (text === null) throw new TypeError("TextDecoder.decode: the data is not valid UTF-8");
       return !this.#ignoreBOM && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     }

@@ -1,11 +1,11 @@
 // A polyfill group of the quickjs engine's prelude (prelude.js), evaluated the first time agent code
 // reads one of its globals, so executions that never use it do not parse it. Gets the prelude's
-// `host`, the global object and its `bytesOf`; returns the globals it defines.
-// URL and URLSearchParams (parsing by the host's WHATWG URL).
-(host, _G) => {
+// `worker`, the global object and its `bytesOf`; returns the globals it defines.
+// URL and URLSearchParams (parsing by the worker's WHATWG URL).
+(worker, _G) => {
   const apply = Reflect.apply;
   const parse = JSON.parse;
-  // --- URL and URLSearchParams (parsing by the host's WHATWG URL) ---------------------------------
+  // --- URL and URLSearchParams (parsing by the worker's WHATWG URL) ---------------------------------
   const formEncode = (s) =>
     encodeURIComponent(s)
       .replace(/%20/g, "+")
@@ -106,9 +106,9 @@
       this.#parse(text);
     }
   }
-  // The part names are the host's (host-functions.js urlParts): read from one parse, not kept here too.
-  const URL_PARTS = Object.keys(parse(host.parseUrl("https://example.invalid/", undefined)));
-  /** each URL's parts (JSON from the host) and its searchParams, kept out of agent code's reach */
+  // The part names are the worker's (worker-functions.js urlParts): read from one parse, not kept here too.
+  const URL_PARTS = Object.keys(parse(worker.parseUrl("https://example.invalid/", undefined)));
+  /** each URL's parts (JSON from the worker) and its searchParams, kept out of agent code's reach */
   const urls = new WeakMap();
   const urlOf = (url) => {
     const state = urls.get(url);
@@ -117,12 +117,12 @@
   };
   class URL {
     constructor(input, base) {
-      const parts = host.parseUrl(String(input), base === undefined ? undefined : String(base));
+      const parts = worker.parseUrl(String(input), base === undefined ? undefined : String(base));
       if (parts === null) throw new TypeError(`Invalid URL: ${String(input).slice(0, 200)}`);
       urls.set(this, { parts: parse(parts), params: undefined });
     }
     static canParse(input, base) {
-      return host.parseUrl(String(input), base === undefined ? undefined : String(base)) !== null;
+      return worker.parseUrl(String(input), base === undefined ? undefined : String(base)) !== null;
     }
     static parse(input, base) {
       try {
@@ -144,7 +144,7 @@
     }
   }
   const setPart = (state, part, value) => {
-    const parts = host.setUrl(state.parts.href, part, String(value));
+    const parts = worker.setUrl(state.parts.href, part, String(value));
     if (parts !== null) state.parts = parse(parts);
   };
   for (const part of URL_PARTS)

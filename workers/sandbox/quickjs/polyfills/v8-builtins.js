@@ -1,9 +1,9 @@
 // Run by prelude.js in every interpreter after polyfills/v8.js (not on first use like the other
 // polyfill groups): the errors of JSON, URI, Date and Promise built-ins, and the errors QuickJS's
 // own code throws as agent code catches them (compile/v8-semantics.ts), get V8's name and words;
-// and the built-ins V8 has that QuickJS lacks or gets wrong. Gets the prelude's `host`, the global
+// and the built-ins V8 has that QuickJS lacks or gets wrong. Gets the prelude's `worker`, the global
 // object, its helpers and what polyfills/v8.js returned.
-(host, G, { define }, { ask, thisDate }) => {
+(worker, G, { define }, { ask, thisDate }) => {
   const apply = Reflect.apply;
   // --- built-ins whose errors carry QuickJS's words: V8's instead ---------------------------------
   const jsonParse = JSON.parse;
@@ -154,7 +154,7 @@
   const calleeOf = (err) => {
     const at = /\(agent\.js:(\d+):(\d+)\)/.exec(String(err.stack ?? ""));
     if (!at) return undefined;
-    const text = host.agentLine(Number(at[1]));
+    const text = worker.agentLine(Number(at[1]));
     let i = Number(at[2]) - 2;
     const end = i + 1;
     const closing = { "]": "[", ")": "(" };

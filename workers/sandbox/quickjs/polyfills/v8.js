@@ -1,14 +1,14 @@
 // Run by prelude.js in every interpreter, right after its own set-up (not on first use like the
 // other polyfill groups): V8's answers where QuickJS has none or another (contract "Engine
 // fidelity"). Locale-sensitive methods, Date's strings and free-form parsing, and Math's
-// transcendental functions are asked of the warm worker's own V8 (host-v8.js; the frequent ones on
+// transcendental functions are asked of the warm worker's own V8 (worker-v8.js; the frequent ones on
 // its lean path), and the errors of JSON, URI and Date built-ins carry V8's messages. Returns what
 // the `intl` group and polyfills/v8-builtins.js need.
-(host, G, { define, lengthOf, tooLong, MAX_NATIVE_LENGTH }) => {
+(worker, G, { define, lengthOf, tooLong, MAX_NATIVE_LENGTH }) => {
   const apply = Reflect.apply;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  // Values JSON cannot carry cross tagged (host-v8.js `decode`).
+  // Values JSON cannot carry cross tagged (worker-v8.js `decode`).
   const TAG = "\u0000";
   const timeOf = Date.prototype.getTime;
   const ERRORS = { RangeError, TypeError, SyntaxError };
@@ -27,7 +27,7 @@
     return type === "n" ? Number(raw) : type === "b" ? BigInt(raw) : undefined;
   };
   const ask = (request) => {
-    const out = parse(host.v8(stringify(request, tagged)), untag);
+    const out = parse(worker.v8(stringify(request, tagged)), untag);
     if (out.error) throw new (ERRORS[out.error.name] ?? Error)(out.error.message);
     return out.ok;
   };
@@ -39,7 +39,7 @@
       return Array.from(locales, one);
     return one(locales);
   };
-  /** Locales and options as the host keys its formatters (host-v8.js `instance`). */
+  /** Locales and options as the worker keys its formatters (worker-v8.js `instance`). */
   const specOf = (locales, options) =>
     locales === undefined && options === undefined
       ? ""
@@ -57,7 +57,7 @@
     "toLocaleString",
     {
       toLocaleString(...args) {
-        return host.formatNumber(specOf(args[0], args[1]), apply(numberOf, this, []));
+        return worker.formatNumber(specOf(args[0], args[1]), apply(numberOf, this, []));
       },
     }.toLocaleString,
   );
@@ -85,7 +85,7 @@
       {
         [name](...args) {
           const spec = name.startsWith("toLocale") ? specOf(args[0], args[1]) : "";
-          return host.dateString(name, spec, thisDate(this));
+          return worker.dateString(name, spec, thisDate(this));
         },
       }[name],
     );
@@ -95,7 +95,7 @@
     return String(self);
   };
   define(String.prototype, "localeCompare", function localeCompare(that, ...args) {
-    return host.collate(specOf(args[0], args[1]), thisString(this, "localeCompare"), String(that));
+    return worker.collate(specOf(args[0], args[1]), thisString(this, "localeCompare"), String(that));
   });
   for (const name of ["toLocaleUpperCase", "toLocaleLowerCase"])
     define(
@@ -142,9 +142,9 @@
   });
   define(NativeDate.prototype, "constructor", DateV8);
   define(G, "Date", DateV8);
-  for (const key of Object.keys(host)) {
+  for (const key of Object.keys(worker)) {
     if (!key.startsWith("math_")) continue;
-    const f = host[key];
+    const f = worker[key];
     const name = key.slice(5);
     // +x as V8 does (a BigInt throws); the arity is the native's (Math.pow.length is 2).
     const made =

@@ -2,56 +2,57 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { GatewayEnv } from "../env";
 
-/** What the session functions need of a request's Hono env: the Worker's bindings (KV). */
+/** What the sign-in functions need of a request's Hono env: the Worker's bindings (KV). */
 type BindingsEnv = { Bindings: GatewayEnv };
 
-/** The operator's signed-in browser: the session's id (in the cookie) and its CSRF token (in forms). */
-export interface OperatorSession {
+/** The operator's signed-in browser: the sign-in's id (in the cookie) and its CSRF token (in forms). */
+export interface OperatorSignIn {
   id: string;
   csrf: string;
   expiresAt: number;
 }
 
+/** Stored names from before sign-ins had their own word: renaming them would sign every operator out. */
 export const COOKIE = "dash_session";
 const SESSION_TTL_SECONDS = 8 * 3600;
 const KEY_PREFIX = "dashboard:v1:session:";
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
- * Sessions live in the TEAMS KV namespace (`dashboard:v1:session:<id>` → `{ csrf, expiresAt }`, with
+ * Sign-ins live in the TEAMS KV namespace (`dashboard:v1:session:<id>` → `{ csrf, expiresAt }`, with
  * KV's own expiry), so signing out ends one everywhere KV has caught up. The cookie carries
- * `<id>.<HMAC-SHA256(id)>` under a key derived from ADMIN_TOKEN: a changed token ends every session,
+ * `<id>.<HMAC-SHA256(id)>` under a key derived from ADMIN_TOKEN: a changed token ends every sign-in,
  * and a cookie the gateway did not make costs no KV read.
  */
-export async function startSession<E extends BindingsEnv>(
+export async function startSignIn<E extends BindingsEnv>(
   c: Context<E>,
   token: string,
-): Promise<OperatorSession> {
-  const session: OperatorSession = {
+): Promise<OperatorSignIn> {
+  const signIn: OperatorSignIn = {
     id: randomHex(16),
     csrf: randomHex(16),
     expiresAt: Date.now() + SESSION_TTL_SECONDS * 1000,
   };
   await c.env.TEAMS.put(
-    KEY_PREFIX + session.id,
-    JSON.stringify({ csrf: session.csrf, expiresAt: session.expiresAt }),
+    KEY_PREFIX + signIn.id,
+    JSON.stringify({ csrf: signIn.csrf, expiresAt: signIn.expiresAt }),
     { expirationTtl: SESSION_TTL_SECONDS },
   );
-  setCookie(c, COOKIE, `${session.id}.${await sign(token, session.id)}`, {
+  setCookie(c, COOKIE, `${signIn.id}.${await sign(token, signIn.id)}`, {
     path: "/dashboard",
     httpOnly: true,
     sameSite: "Strict",
     secure: !LOOPBACK.has(new URL(c.req.url).hostname),
     maxAge: SESSION_TTL_SECONDS,
   });
-  return session;
+  return signIn;
 }
 
-/** The session the request's cookie names, if its signature holds and it has not ended or expired. */
-export async function currentSession<E extends BindingsEnv>(
+/** The sign-in the request's cookie names, if its signature holds and it has not ended or expired. */
+export async function currentSignIn<E extends BindingsEnv>(
   c: Context<E>,
   token: string,
-): Promise<OperatorSession | undefined> {
+): Promise<OperatorSignIn | undefined> {
   const cookie = getCookie(c, COOKIE);
   const match = cookie ? /^([0-9a-f]{32})\.([0-9a-f]{64})$/.exec(cookie) : null;
   if (!match?.[1] || !match[2]) return undefined;
@@ -62,24 +63,19 @@ export async function currentSession<E extends BindingsEnv>(
   return { id, csrf: stored.csrf, expiresAt: stored.expiresAt };
 }
 
-export async function endSession<E extends BindingsEnv>(
+export async function endSignIn<E extends BindingsEnv>(
   c: Context<E>,
-  session: OperatorSession | undefined,
+  signIn: OperatorSignIn | undefined,
 ): Promise<void> {
-  if (session) await c.env.TEAMS.delete(KEY_PREFIX + session.id);
+  if (signIn) await c.env.TEAMS.delete(KEY_PREFIX + signIn.id);
   deleteCookie(c, COOKIE, { path: "/dashboard" });
 }
 
-/** Whether a form's CSRF token is the session's. */
-export function sameCsrf(session: OperatorSession, given: unknown): Promise<boolean> {
+/** Whether a form's CSRF token is the sign-in's. */
+export function sameCsrf(signIn: OperatorSignIn, given: unknown): Promise<boolean> {
   return typeof given === "string" && /^[0-9a-f]{32}$/.test(given)
-    ? sameHex(given, session.csrf)
+    ? sameHex(given, signIn.csrf)
     : Promise.resolve(false);
-}
-
-/** The ADMIN_TOKEN, or undefined when the admin plane (and so the dashboard) is off. */
-export function adminToken(env: GatewayEnv): string | undefined {
-  return env.ADMIN_TOKEN || undefined;
 }
 
 async function sign(token: string, id: string): Promise<string> {

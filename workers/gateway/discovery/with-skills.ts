@@ -1,9 +1,9 @@
 import { log } from "../../../shared/log";
 import type { RequestContext } from "../request/context";
+import { SKILLS_SERVER, skillTool } from "../skills/catalog";
+import { SkillStore } from "../skills/store";
 import { applyPolicy, policyRefusal } from "../teams/policy";
 import type { Catalog } from "../upstreams";
-import { SKILLS_SERVER, skillTool } from "./catalog";
-import { SkillStore } from "./store";
 
 /**
  * The catalog discovery searches: the upstream tools plus the team's skills as `skills.<name>`,

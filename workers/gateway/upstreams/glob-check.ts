@@ -1,7 +1,7 @@
 import { SKILLS_SERVER } from "../skills/catalog";
-import { type Catalog, type UpstreamsContext, upstreamsFor } from "../upstreams";
-import { describeFailure, withDeadline } from "../upstreams/fetch-tools";
-import { globMatcher } from "./policy";
+import { globMatcher } from "../teams/policy";
+import { type Catalog, type UpstreamsContext, upstreamsFor } from ".";
+import { describeFailure, withDeadline } from "./fetch-tools";
 
 /** The check waits at most this long for the team's tool lists, whatever UPSTREAM_TIMEOUT_MS is. */
 const MAX_WAIT_MS = 15_000;

@@ -159,7 +159,7 @@ function answer(request) {
   if (op === "proto") {
     const { type, method, self, args } = request;
     if (!PROTO[type]?.has(method))
-      throw new TypeError(`${type}.prototype.${method} is not answered by the host`);
+      throw new TypeError(`${type}.prototype.${method} is not supported on the quickjs engine`);
     return TYPES[type].prototype[method].call(self, ...(args ?? []));
   }
   if (op === "parseDate") return Date.parse(request.text);
@@ -231,17 +231,17 @@ export const LEAN_V8 = {
   ...Object.fromEntries(
     V8_MATH.map((name) => {
       const f = Math[name];
-      return [`math_${name}`, { args: name === "hypot" ? "*n" : "n".repeat(f.length), run: f }];
+      return [`math_${name}`, { args: name === "hypot" ? "*n" : "n".repeat(f.length), call: f }];
     }),
   ),
-  collate: { args: "sss", run: (spec, a, b) => instance("Collator", spec).compare(a, b) },
-  formatNumber: { args: "sn", run: (spec, x) => instance("NumberFormat", spec).format(x) },
-  formatDate: { args: "sn", run: (spec, time) => instance("DateTimeFormat", spec).format(time) },
+  collate: { args: "sss", call: (spec, a, b) => instance("Collator", spec).compare(a, b) },
+  formatNumber: { args: "sn", call: (spec, x) => instance("NumberFormat", spec).format(x) },
+  formatDate: { args: "sn", call: (spec, time) => instance("DateTimeFormat", spec).format(time) },
   dateString: {
     args: "ssn",
-    run: (method, spec, time) => {
+    call: (method, spec, time) => {
       if (!DATE_STRINGS.has(method))
-        throw new TypeError(`Date.prototype.${method} is not answered by the host`);
+        throw new TypeError(`Date.prototype.${method} is not supported on the quickjs engine`);
       const [locales, options] = spec === "" ? [] : decode(spec);
       return Date.prototype[method].call(new Date(time), locales, options);
     },

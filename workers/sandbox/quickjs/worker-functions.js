@@ -1,7 +1,7 @@
-// What prelude.js (and its polyfill groups) may ask the host of an interpreter: one table of
+// What prelude.js (and its polyfill groups) may ask the worker of an interpreter: one table of
 // functions, each serving the execution that took the interpreter (interpreter.js binds them).
 import { QUICKJS_LIMITS as LIMITS } from "../../../shared/contract/engine";
-import { answerV8 } from "./host-v8.js";
+import { answerV8 } from "./worker-v8.js";
 
 /* global POLYFILL_SOURCES */
 /** polyfills/*.js by group name, minified, inlined at build time (scripts/build-quickjs.mjs): evaluated on first use */
@@ -27,7 +27,7 @@ function buffer(vm, handle, max, what) {
   return copy;
 }
 
-/** The host's atob/btoa over a string from the VM; null (the prelude throws) when it refuses the text. */
+/** The worker's atob/btoa over a string from the VM; null (the prelude throws) when it refuses the text. */
 function latin1(exec, text, convert) {
   const input = str(exec.vm, text, exec.run.memoryBytes, "text");
   try {
@@ -38,12 +38,12 @@ function latin1(exec, text, convert) {
 }
 
 /**
- * What prelude.js (and its polyfill groups) may ask the host, as `host.<name>(…)`. Each reads from
+ * What prelude.js (and its polyfill groups) may ask the worker, as `worker.<name>(…)`. Each reads from
  * the VM only what it has bounded: strings and buffers up to the interpreter's memory limit, bridge
  * arguments to the run's `maxCallChars`, URLs to LIMITS.maxUrlChars.
  * @type {Record<string, (exec: import("./execution.js").Execution, ...args: import("quickjs-emscripten-core").QuickJSHandle[]) => any>}
  */
-export const HOST_FUNCTIONS = {
+export const WORKER_FUNCTIONS = {
   sleep: (exec, ms) => exec.sleep(exec.vm.getNumber(ms)),
   call: (exec, method, argsText, buffers) => {
     const { vm } = exec;
