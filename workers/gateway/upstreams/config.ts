@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { SERVER_NAME } from "../../../shared/contract/tools";
 import { sha256 } from "../../../shared/hash";
+import { OAuthSettings } from "../connections/client-metadata";
 
 const SECRET_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** `${user:NAME}`: filled per call from the calling user's own secret NAME (connections/). */
+export const USER_SECRET_REF = /\$\{user:([A-Za-z_][A-Za-z0-9_]{0,63})\}/g;
 
 const ServerSpec = z
   .object({
@@ -14,6 +17,11 @@ const ServerSpec = z
     headers: z.record(z.string(), z.string()).optional(),
     transport: z.enum(["streamable-http", "sse"]).optional(),
     description: z.string().max(500).optional(),
+    /** per-user OAuth: the gateway is this server's OAuth client for each user (`${SECRET}` in clientId/clientSecret) */
+    auth: z
+      .object({ type: z.literal("oauth") })
+      .loose()
+      .optional(),
   })
   .strict()
   .refine((s) => (s.url === undefined) !== (s.service === undefined), {
@@ -28,6 +36,10 @@ export interface UpstreamServer {
   url: string;
   service?: Fetcher;
   headers: Record<string, string>;
+  /** headers holding `${user:NAME}`, as written: filled per call from the calling user's secrets */
+  userHeaders?: Record<string, string>;
+  /** per-user OAuth (contract "Per-user upstream authorization"): each user's own token is sent */
+  auth?: OAuthSettings;
   transport: "streamable-http" | "sse" | "auto";
   description?: string;
   /** SHA-256 of the spec as written (secrets unresolved): cache entries follow config changes */
@@ -42,7 +54,8 @@ export interface UpstreamConfig {
 
 /**
  * Parses `MCP_SERVERS`. A bad server is left out with a problem naming it and the field; the good
- * ones still work. `${NAME}` in header values is filled from the Worker's secrets/vars.
+ * ones still work. `${NAME}` in header values (and in `auth.clientId`/`clientSecret`) is filled from
+ * the Worker's secrets/vars; `${user:NAME}` is left for each call (the calling user's own secret).
  */
 export async function parseMcpServers(raw: unknown, env: Record<string, unknown>): Promise<UpstreamConfig> {
   if (raw === undefined || raw === "") return { servers: [], problems: [] };
@@ -94,14 +107,30 @@ async function resolve(
   env: Record<string, unknown>,
 ): Promise<UpstreamServer | string> {
   const headers: Record<string, string> = {};
+  const userHeaders: Record<string, string> = {};
+  const where = `MCP_SERVERS.${name}`;
   for (const [header, template] of Object.entries(spec.headers ?? {})) {
-    let missing: string | undefined;
-    headers[header] = template.replace(SECRET_REF, (_, secret: string) => {
-      const value = env[secret];
-      if (typeof value !== "string" || value === "") missing ??= secret;
-      return typeof value === "string" ? value : "";
-    });
-    if (missing) return `MCP_SERVERS.${name}.headers.${header}: references \${${missing}}, which is not set`;
+    const filled = fillSecrets(template, env);
+    if (!filled.ok) return `${where}.headers.${header}: references \${${filled.missing}}, which is not set`;
+    if (new RegExp(USER_SECRET_REF.source).test(filled.value)) userHeaders[header] = filled.value;
+    else headers[header] = filled.value;
+  }
+  let auth: OAuthSettings | undefined;
+  if (spec.auth) {
+    const raw: Record<string, unknown> = { ...spec.auth };
+    for (const field of ["clientId", "clientSecret"] as const) {
+      const value = raw[field];
+      if (typeof value !== "string") continue;
+      const filled = fillSecrets(value, env);
+      if (!filled.ok) return `${where}.auth.${field}: references \${${filled.missing}}, which is not set`;
+      raw[field] = filled.value;
+    }
+    const parsed = OAuthSettings.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return `${[`${where}.auth`, ...(issue?.path ?? [])].join(".")}: ${issue?.message ?? "invalid"}`;
+    }
+    auth = parsed.data;
   }
   let service: Fetcher | undefined;
   if (spec.service) {
@@ -116,10 +145,26 @@ async function resolve(
     url: spec.url ?? `https://${spec.service!.toLowerCase()}.internal/mcp`,
     ...(service ? { service } : {}),
     headers,
+    ...(Object.keys(userHeaders).length ? { userHeaders } : {}),
+    ...(auth ? { auth } : {}),
     transport: spec.transport ?? "auto",
     ...(spec.description ? { description: spec.description } : {}),
     configHash: await sha256(JSON.stringify(spec)),
   };
+}
+
+/** `${NAME}`s in `template` filled from the Worker's secrets/vars; `${user:NAME}` left for the call. */
+function fillSecrets(
+  template: string,
+  env: Record<string, unknown>,
+): { ok: true; value: string } | { ok: false; missing: string } {
+  let missing: string | undefined;
+  const value = template.replace(SECRET_REF, (_, secret: string) => {
+    const found = env[secret];
+    if (typeof found !== "string" || found === "") missing ??= secret;
+    return typeof found === "string" ? found : "";
+  });
+  return missing === undefined ? { ok: true, value } : { ok: false, missing };
 }
 
 function isHttpUrl(value: string): boolean {
