@@ -12,7 +12,7 @@ import { ExecutionSession } from "../../workers/gateway/sessions/execution";
 /** The bridge's work for one execution in `ctx`, with the session that context resolves to. */
 export async function bridgeWork(ctx: RequestContext, ledger: ExecutionLedger, egress: string[] = []) {
   const session = await ExecutionSession.open(ctx, undefined);
-  return new BridgeWork(ctx, ledger, { egress, session });
+  return new BridgeWork(ctx, ledger, { egress, session, deadline: Date.now() + 30_000 });
 }
 
 /**

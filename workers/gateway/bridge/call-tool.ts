@@ -5,6 +5,12 @@ import { quoteName, REASON_CHARS, ToolCallError } from "../discovery/tool-call-e
 import { clip } from "../discovery/ts-syntax";
 import type { Catalog, UpstreamServer } from "../upstreams";
 import { withUpstream } from "../upstreams/client";
+import {
+  asCaller,
+  type CredentialsMissing,
+  missingCredentials,
+  type UpstreamCaller,
+} from "../upstreams/credentials";
 import { describeFailure, withDeadline } from "../upstreams/fetch-tools";
 import { errorText, unwrapResult } from "./unwrap";
 import { argumentErrors } from "./validate";
@@ -22,6 +28,13 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   /** runs after validation, before the upstream sees anything: throws to refuse (approvals) */
   allow?: ((tool: CatalogTool, input: unknown) => Promise<void>) | undefined;
+  /** the user a per-user server is called as (their connection, their `${user:NAME}` secrets) */
+  caller?: UpstreamCaller | undefined;
+  /**
+   * the caller lacks credentials for the server: resolves once they exist (the call is tried again,
+   * once), or throws the error that says how to get them (bridge/connect-ask.ts)
+   */
+  onMissing?: ((missing: CredentialsMissing) => Promise<true>) | undefined;
 }
 
 /**
@@ -34,7 +47,7 @@ export async function callTool(
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
-  { timeoutMs, signal, allow }: CallOptions,
+  { timeoutMs, signal, allow, caller, onMissing }: CallOptions,
 ): Promise<{ value: unknown; json: string }> {
   const tool = findTool(catalog, qualifiedName);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
@@ -52,10 +65,9 @@ export async function callTool(
       `${quoteName(tool.qualifiedName)}: server "${tool.server}" is not configured; an operator must add it`,
     );
   await allow?.(tool, input);
-  let result: CallToolResult;
-  try {
-    result = await withDeadline(
-      withUpstream(server, timeoutMs, (client) =>
+  const attempt = async (): Promise<CallToolResult> =>
+    withDeadline(
+      withUpstream(caller ? await asCaller(caller, server) : server, timeoutMs, (client) =>
         client.callTool(
           { name: tool.name, arguments: input as Record<string, unknown> },
           { timeout: timeoutMs, ...(signal ? { signal } : {}) },
@@ -64,7 +76,25 @@ export async function callTool(
       timeoutMs,
       `timed out after ${timeoutMs} ms`,
     );
+  let result: CallToolResult;
+  try {
+    try {
+      result = await attempt();
+    } catch (err) {
+      const missing = missingCredentials(err);
+      if (!missing) throw err;
+      if (!onMissing) throw new CredentialsNeeded(missing);
+      await onMissing(missing);
+      result = await attempt();
+    }
   } catch (err) {
+    if (err instanceof ToolCallError) throw err;
+    if (err instanceof CredentialsNeeded || missingCredentials(err)) {
+      throw new ToolCallError(
+        "AuthorizationRequiredError",
+        `${quoteName(tool.qualifiedName)}: server "${tool.server}" needs the user's own authorization, which this caller cannot ask for; connect from an MCP client or the REST API with the user's key`,
+      );
+    }
     if (signal?.aborted) {
       throw new ToolCallError(
         "CancelledError",
@@ -87,6 +117,13 @@ export async function callTool(
     );
   }
   return { value, json };
+}
+
+/** Missing credentials with nobody to ask. */
+class CredentialsNeeded extends Error {
+  constructor(readonly missing: CredentialsMissing) {
+    super(missing.message);
+  }
 }
 
 /** Arguments as the upstream will see them (JSON): `undefined` members dropped, Dates as strings. */

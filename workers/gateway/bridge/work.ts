@@ -18,6 +18,7 @@ import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
 import { callTool } from "./call-tool";
+import { type ConnectAsker, requireConnection } from "./connect-ask";
 import { SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 
@@ -37,6 +38,10 @@ export interface WorkOptions {
   events?: ExecutionEvents | undefined;
   /** aborted when the execution is cancelled: in-flight upstream calls stop, nothing more is audited */
   signal?: AbortSignal | undefined;
+  /** asks the person behind the client to open a connect link (URL elicitation), when it can */
+  connectAsker?: ConnectAsker | undefined;
+  /** when the execution's time is up: a call waiting for a connection waits no longer */
+  deadline: number;
 }
 
 /**
@@ -78,7 +83,8 @@ export class BridgeWork {
       const shown = parseArgs(toolName, argsJson, this.ctx.config.limits.maxArgChars);
       args = shown;
       const upstreams = await this.upstreams();
-      const { gate, signal } = this.options;
+      const { gate, signal, connectAsker, deadline } = this.options;
+      const { env, team, user, origin } = this.ctx;
       const called = await callTool(
         await upstreams.catalog(),
         upstreams.servers,
@@ -89,6 +95,9 @@ export class BridgeWork {
           signal,
           // A person sees the arguments as the code wrote them: PII tokens stay tokens.
           allow: gate ? (tool) => gate.check(tool, tool.server, shown) : undefined,
+          caller: { env, team, user, origin },
+          onMissing: (missing) =>
+            requireConnection(this.ctx, missing, toolName, { asker: connectAsker, signal, deadline }),
         },
       );
       resultJson = called.json;

@@ -2,7 +2,6 @@ import {
   type ElicitRequest,
   type ElicitRequestFormParams,
   inputRequired,
-  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type RequestId,
@@ -12,13 +11,9 @@ import { REMEMBER } from "../../../durable-objects/approvals/approval";
 import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../request/context";
+import type { ClientLink } from "./client-link";
+import { CONNECT_QUESTION_ID } from "./connect-questions";
 import { asSpec } from "./spec";
-
-/** What a tool handler can send to its client on the request's stream. */
-export interface ClientLink {
-  /** a message on the stream of request `relatedRequestId` (the SDK transport's send) */
-  send(message: JSONRPCMessage, relatedRequestId: RequestId): Promise<void>;
-}
 
 const APPROVAL_ID = /^apr_[0-9a-f]{24}$/;
 
@@ -138,7 +133,10 @@ export async function answerApprovals(ctx: RequestContext, messages: unknown[]):
   const answers: Promise<unknown>[] = [];
   for (const message of messages) {
     const id = (message as { id?: unknown } | null)?.id;
-    const isAnswer = typeof id === "string" && APPROVAL_ID.test(id) && !("method" in (message as object));
+    const isResponse = !("method" in (message as object));
+    // A client's answer to a connect question: the call waits for the connection itself.
+    if (typeof id === "string" && isResponse && CONNECT_QUESTION_ID.test(id)) continue;
+    const isAnswer = typeof id === "string" && APPROVAL_ID.test(id) && isResponse;
     if (!isAnswer) {
       rest.push(message);
       continue;

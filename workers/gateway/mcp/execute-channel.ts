@@ -6,7 +6,9 @@ import {
 import { cancellation } from "../execution/cancellation";
 import type { ExecutionChannel } from "../operations/plan";
 import type { RequestContext } from "../request/context";
-import { type ClientLink, formAsker, urlAsker } from "./approval-questions";
+import { formAsker, urlAsker } from "./approval-questions";
+import type { ClientLink } from "./client-link";
+import { urlConnectAsker } from "./connect-questions";
 import { levelOf, McpNotifier } from "./notifier";
 
 /** What the tool handler needs of the request around it: its stream, and whether the client left. */
@@ -42,6 +44,8 @@ export function mcpChannel(
     : modes?.url
       ? urlAsker(link, extra.mcpReq.id, ctx.origin)
       : undefined;
+  // A connect link can be shown to a client that declared URL elicitation (its own browser page).
+  const connectAsker = ctx.mcpSession?.elicitation?.url ? urlConnectAsker(link, extra.mcpReq.id) : undefined;
   const cancel = cancellation(ctx, {
     requestSignal: link.requestSignal,
     sdkSignal: extra.mcpReq.signal,
@@ -52,6 +56,7 @@ export function mcpChannel(
     events: notifier,
     liveLogs: notifier !== undefined,
     asker,
+    connectAsker,
     signal: cancel.signal,
     close() {
       notifier?.close();

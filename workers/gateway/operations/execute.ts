@@ -109,6 +109,8 @@ async function executeInSession(ctx: RequestContext, plan: ExecutionPlan): Promi
       gate,
       events,
       signal,
+      connectAsker: channel.connectAsker,
+      deadline: startedAt + timeoutMs,
     });
     const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, skills.loaded);
     worker = placementWorker(placed.placement);

@@ -1,5 +1,6 @@
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import type { ApprovalAsker } from "../approvals/asker";
+import type { ConnectAsker } from "../bridge/connect-ask";
 import type { ExecutionEvents } from "../execution/events";
 
 /**
@@ -17,6 +18,8 @@ export interface ExecutionChannel {
   liveLogs?: boolean | undefined;
   /** asks the person behind the client to approve a call */
   asker?: ApprovalAsker | undefined;
+  /** asks the person behind the client to open a connect link (URL elicitation) */
+  connectAsker?: ConnectAsker | undefined;
   /** the client cancelled: the execution stops, its isolate is abandoned */
   signal?: AbortSignal | undefined;
   /** the execution ended: stop listening (called once by `execute`, however it ended) */

@@ -12,6 +12,8 @@ export const CacheEntry = z.object({
   /** tools the server lists but the catalog does not offer (tool-list.ts), and why */
   leftOut: z.array(LeftOutTool).optional(),
   server: z.object({ name: z.string(), version: z.string() }).optional(),
+  /** the upstream marked its list public (2026-07-28 `cacheScope: "public"`): one list for every user */
+  public: z.boolean().optional(),
   /** the last refresh failure since fetchedAt, if any */
   lastError: z.string().optional(),
   lastAttemptAt: z.number().optional(),

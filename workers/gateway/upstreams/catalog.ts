@@ -2,6 +2,13 @@ import type { CatalogTool } from "../../../shared/contract/tools";
 import type { NotAllowedTool } from "../teams/policy";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
+import {
+  asCaller,
+  CredentialsMissing,
+  isPerUser,
+  missingCredentials,
+  type UpstreamCaller,
+} from "./credentials";
 import { describeFailure, fetchTools } from "./fetch-tools";
 import type { LeftOutTool } from "./tool-list";
 
@@ -15,6 +22,11 @@ export interface ServerState {
   description?: string;
   /** tools it lists that the catalog leaves out (malformed, nested too deep), and why */
   leftOut?: LeftOutTool[];
+  /**
+   * a per-user server the caller cannot reach yet: its tools are the list a member of the team last
+   * saw, and a call asks the caller to connect (or to set the named secret)
+   */
+  needs?: { connection: "authorization-required" | "expired" | "unavailable" } | { secret: string };
 }
 
 export interface Catalog {
@@ -34,6 +46,8 @@ export interface CatalogDeps {
   /** whose cache entries these are */
   team: string;
   servers: UpstreamServer[];
+  /** the user whose own lists per-user servers give (none: the list a member last saw) */
+  caller?: UpstreamCaller | undefined;
   ttlSeconds: number;
   timeoutMs: number;
   waitUntil(promise: Promise<unknown>): void;
@@ -67,6 +81,42 @@ async function serverTools(
   server: UpstreamServer,
 ): Promise<{ entry: CacheEntry | null; state: ServerState }> {
   const key = cacheKey(deps.team, server.name, server.configHash);
+  if (!isPerUser(server)) return cachedTools(deps, server, key);
+  // A per-user server: the list a member last saw (public lists are everyone's), else the caller's own.
+  const seen = await readEntry(deps.kv, key);
+  if (seen?.public) return cachedTools(deps, server, key);
+  const needs = (missing: CredentialsMissing): { entry: CacheEntry | null; state: ServerState } => ({
+    entry: seen,
+    state: {
+      ...stateOf(server, seen, Date.now(), deps.ttlSeconds * 1000),
+      needs:
+        missing.reason === "secret-missing"
+          ? { secret: missing.secret ?? "?" }
+          : { connection: missing.reason },
+    },
+  });
+  if (!deps.caller) return needs(new CredentialsMissing(server.name, "authorization-required"));
+  let own: { entry: CacheEntry | null; state: ServerState };
+  try {
+    const view = await asCaller(deps.caller, server);
+    own = await cachedTools(deps, view, `${key}:u:${"userScope" in view ? view.userScope : ""}`);
+  } catch (err) {
+    const missing = missingCredentials(err);
+    if (missing) return needs(missing);
+    throw err;
+  }
+  if (own.entry && own.entry.fetchedAt > 0 && own.entry.fetchedAt !== seen?.fetchedAt) {
+    // What this member saw becomes the team's list for members not connected yet (and public ones for all).
+    deps.waitUntil(writeEntry(deps.kv, key, own.entry, deps.ttlSeconds));
+  }
+  return own;
+}
+
+async function cachedTools(
+  deps: CatalogDeps,
+  server: UpstreamServer,
+  key: string,
+): Promise<{ entry: CacheEntry | null; state: ServerState }> {
   const now = Date.now();
   let entry = await readEntry(deps.kv, key);
   const ttlMs = deps.ttlSeconds * 1000;
@@ -77,7 +127,11 @@ async function serverTools(
     const retryDue = !entry.lastAttemptAt || now - entry.lastAttemptAt > RETRY_AFTER_MS;
     if (age > ttlMs * REFRESH_AT && retryDue && !refreshing.has(key)) {
       refreshing.add(key);
-      deps.waitUntil(refresh(deps, server, key, entry).finally(() => refreshing.delete(key)));
+      deps.waitUntil(
+        refresh(deps, server, key, entry)
+          .catch(() => {}) // missing credentials: the next call in the foreground says so
+          .finally(() => refreshing.delete(key)),
+      );
     }
   } else if (!entry?.lastAttemptAt || now - entry.lastAttemptAt > RETRY_AFTER_MS) {
     entry = await refresh(deps, server, key, entry);
@@ -95,6 +149,8 @@ async function refresh(
   try {
     next = await fetchTools(server, deps.timeoutMs);
   } catch (err) {
+    // The caller lacks a connection or secret: nothing is wrong with the server, so nothing is kept.
+    if (missingCredentials(err)) throw err;
     next = {
       ...(old ?? { fetchedAt: 0, tools: [] }),
       lastError: describeFailure(err),

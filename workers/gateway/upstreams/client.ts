@@ -8,6 +8,7 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { VERSION } from "../version";
 import type { UpstreamServer } from "./config";
+import type { UserUpstream } from "./credentials";
 import {
   type ConnectPlan,
   type Era,
@@ -49,6 +50,7 @@ function streamable(server: UpstreamServer, session?: Remembered): StreamableHTT
   return new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     fetch: fetcherFor(server),
+    ...(authOf(server) ? { authProvider: authOf(server) } : {}),
     ...(session ? { sessionId: session.sessionId, protocolVersion: session.protocolVersion } : {}),
     reconnectionOptions: {
       maxRetries: 0,
@@ -71,8 +73,13 @@ function sse(server: UpstreamServer): SSEClientTransport {
         }),
     },
     fetch: fetcher,
+    ...(authOf(server) ? { authProvider: authOf(server) } : {}),
   });
 }
+
+/** The user's OAuth provider of a per-user server's view (upstreams/credentials.ts). */
+const authOf = (server: UpstreamServer | UserUpstream) =>
+  "authProvider" in server ? server.authProvider : undefined;
 
 /**
  * A client that probes with `server/discover` and speaks 2026-07-28 to a server that answers it,
@@ -85,7 +92,9 @@ function newClient(): Client {
   );
 }
 
-const key = (server: UpstreamServer) => `${server.name}:${server.configHash}`;
+/** Idle sessions and eras per server as configured, and per user for a per-user server's view. */
+const key = (server: UpstreamServer | UserUpstream) =>
+  `${server.name}:${server.configHash}${"userScope" in server ? `:${server.userScope}` : ""}`;
 
 /** One call's connection to an upstream. */
 interface Connection {

@@ -18,6 +18,7 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
       const leftOut: LeftOutTool[] = [];
       const taken = takeToolLists(client);
       let cursor: string | undefined;
+      let shared = true;
       for (let page = 0; page < MAX_PAGES; page++) {
         // One page per request, as the server pages: the SDK's listTools() would walk all pages
         // itself, and answers [] on an idle upstream session reused (whose capabilities it never saw).
@@ -30,6 +31,7 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
           if ("tool" in admitted) tools.push(admitted.tool);
           else leftOut.push(admitted.leftOut);
         }
+        shared &&= (res as { cacheScope?: unknown }).cacheScope === "public";
         cursor = res.nextCursor;
         if (!cursor) break;
       }
@@ -39,6 +41,7 @@ export async function fetchTools(server: UpstreamServer, timeoutMs: number): Pro
         tools,
         ...(leftOut.length ? { leftOut } : {}),
         ...(info ? { server: { name: info.name, version: info.version } } : {}),
+        ...(shared ? { public: true } : {}),
       };
     }),
     timeoutMs,

@@ -38,7 +38,8 @@ export interface Upstreams extends UpstreamConfig {
 }
 
 /** What the upstreams of a request depend on. */
-export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | "teamRecord" | "waitUntil">;
+export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | "teamRecord" | "waitUntil"> &
+  Partial<Pick<RequestContext, "user" | "origin">>;
 
 /**
  * The team's upstreams. Its schema cache entries are its own (partitioned by team), and tools its
@@ -47,7 +48,8 @@ export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | 
  * error that says so.
  */
 export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
-  const { env, config, team, teamRecord, waitUntil } = ctx;
+  const { env, config, team, teamRecord, waitUntil, user, origin } = ctx;
+  const caller = user !== undefined && origin !== undefined ? { env, team, user, origin } : undefined;
   const { servers, problems } = await serversOf(env, team, teamServers(env, team, teamRecord));
   const refusal = policyRefusal(teamRecord?.allow, teamRecord?.deny);
   let catalog: Promise<Catalog> | undefined;
@@ -59,6 +61,7 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
         kv: env.SCHEMA_CACHE,
         team,
         servers,
+        caller,
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
