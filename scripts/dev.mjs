@@ -5,8 +5,10 @@
 // when it hangs or dies: local workerd ignores CPU limits, and code stuck inside one native call (a
 // catastrophic regular expression, say) would otherwise hang everything. A watchdog restarts the
 // whole stack if the gateway itself ever stops answering.
+
+import { readFileSync } from "node:fs";
 import { devCommand, devPort } from "./lib/dev-address.mjs";
-import { ensureDevKey, ensureDevVar } from "./lib/dev-vars.mjs";
+import { ensureDevKey, ensureDevVar, readDevVar } from "./lib/dev-vars.mjs";
 import { positiveNumberEnv } from "./lib/env-number.mjs";
 import { startStack } from "./lib/stack.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
@@ -44,6 +46,24 @@ async function banner(url, key, oauthDemo) {
 `);
 }
 
+/**
+ * Team `default`'s upstreams under `npm run dev`: wrangler.toml's MCP_SERVERS plus the OAuth demo
+ * (per-user OAuth: each member connects as alice or bob), unless .dev.vars sets MCP_SERVERS itself.
+ */
+function withOAuthDemo(demoPort) {
+  if (readDevVar("MCP_SERVERS") !== undefined) return {};
+  const line = readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8").match(
+    /^MCP_SERVERS = '(.*)'$/m,
+  );
+  const servers = line ? JSON.parse(line[1]) : {};
+  servers["oauth-demo"] = {
+    url: `http://127.0.0.1:${demoPort}/mcp`,
+    auth: { type: "oauth" },
+    description: "OAuth demo: the signed-in user's notes (connect as alice or bob)",
+  };
+  return { MCP_SERVERS: JSON.stringify(servers) };
+}
+
 let current;
 let stopping = false;
 
@@ -59,6 +79,7 @@ async function run() {
     const vars = {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       SCHEMA_CACHE_TTL_SECONDS: process.env.SCHEMA_CACHE_TTL_SECONDS ?? "60",
+      ...withOAuthDemo(port + 1),
     };
     current = await startStack({
       port,

@@ -7,7 +7,7 @@ import type { Catalog, UpstreamServer } from "../upstreams";
 import { withUpstream } from "../upstreams/client";
 import {
   asCaller,
-  type CredentialsMissing,
+  CredentialsMissing,
   missingCredentials,
   type UpstreamCaller,
 } from "../upstreams/credentials";
@@ -35,6 +35,8 @@ export interface CallOptions {
    * once), or throws the error that says how to get them (bridge/connect-ask.ts)
    */
   onMissing?: ((missing: CredentialsMissing) => Promise<true>) | undefined;
+  /** the catalog again, after a connection was made (its tools are listed for the user now) */
+  reloadCatalog?: (() => Promise<Catalog>) | undefined;
 }
 
 /**
@@ -47,9 +49,9 @@ export async function callTool(
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
-  { timeoutMs, signal, allow, caller, onMissing }: CallOptions,
+  { timeoutMs, signal, allow, caller, onMissing, reloadCatalog }: CallOptions,
 ): Promise<{ value: unknown; json: string }> {
-  const tool = findTool(catalog, qualifiedName);
+  const tool = await findOrConnect(catalog, qualifiedName, onMissing, reloadCatalog);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
   const problems = argumentErrors(tool, input);
   if (problems.length) {
@@ -117,6 +119,31 @@ export async function callTool(
     );
   }
   return { value, json };
+}
+
+/**
+ * The tool, or — when its server is per user and not reachable for this user yet, so that the
+ * catalog may not list it — the connection asked for first, then the tool in the reloaded catalog.
+ */
+async function findOrConnect(
+  catalog: Catalog,
+  qualifiedName: string,
+  onMissing: CallOptions["onMissing"],
+  reloadCatalog: CallOptions["reloadCatalog"],
+): Promise<CatalogTool> {
+  try {
+    return findTool(catalog, qualifiedName);
+  } catch (err) {
+    const server = qualifiedName.slice(0, Math.max(0, qualifiedName.indexOf(".")));
+    const needs = catalog.servers.find((s) => s.name === server)?.needs;
+    if (!needs || !onMissing || !reloadCatalog) throw err;
+    await onMissing(
+      "secret" in needs
+        ? new CredentialsMissing(server, "secret-missing", needs.secret)
+        : new CredentialsMissing(server, needs.connection),
+    );
+    return findTool(await reloadCatalog(), qualifiedName);
+  }
 }
 
 /** Missing credentials with nobody to ask. */

@@ -98,6 +98,10 @@ export class BridgeWork {
           caller: { env, team, user, origin },
           onMissing: (missing) =>
             requireConnection(this.ctx, missing, toolName, { asker: connectAsker, signal, deadline }),
+          reloadCatalog: async () => {
+            this.#upstreams = undefined;
+            return (await this.upstreams()).catalog();
+          },
         },
       );
       resultJson = called.json;

@@ -126,10 +126,12 @@ function leftOutWarnings(catalog: Catalog): string[] {
 
 function catalogWarnings(catalog: Catalog): string[] {
   return catalog.servers
-    .filter((s) => s.state !== "ok")
+    .filter((s) => s.state !== "ok" || s.needs)
     .map((s) =>
-      s.state === "stale"
-        ? `${s.name}: tool list is stale (${s.ageSeconds ?? "?"} s old${s.error ? `; ${s.error}` : ""})`
-        : `${s.name}: unavailable (${s.error ?? "no tool list"})`,
+      s.needs
+        ? `${s.name}: ${"secret" in s.needs ? `needs your secret ${s.needs.secret}` : s.needs.connection === "expired" ? "your connection expired" : "not connected for you"} (its tools as a team member last saw them${s.tools ? "" : ": none yet"}); calling one of its tools gives the link to connect`
+        : s.state === "stale"
+          ? `${s.name}: tool list is stale (${s.ageSeconds ?? "?"} s old${s.error ? `; ${s.error}` : ""})`
+          : `${s.name}: unavailable (${s.error ?? "no tool list"})`,
     );
 }
