@@ -11,12 +11,12 @@ describe("ADMIN_TOKEN", () => {
 
   it("set to an empty string signs requestState with DEV_API_KEY, as when it is unset", async () => {
     const empty = roundStateCodec({ ...gateway, ADMIN_TOKEN: "", DEV_API_KEY: TEST_API_KEY });
-    const state = await empty.mint({ run: "run_x", approval: "apr_x" });
+    const state = await empty.mint({ run: "run_x", question: "apr_x" });
     const unset = roundStateCodec({ ...gateway, ADMIN_TOKEN: undefined, DEV_API_KEY: TEST_API_KEY });
     // The codec has no `bind`, so verify ignores the server context.
     await expect(unset.verify(state, {} as ServerContext)).resolves.toEqual({
       run: "run_x",
-      approval: "apr_x",
+      question: "apr_x",
     });
   });
 });

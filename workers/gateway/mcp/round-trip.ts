@@ -8,14 +8,19 @@ import {
 import { adminToken, type GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
 import type { RunEvent } from "../runs/run-event";
+import { upstreamsFor } from "../upstreams";
+import { isPerUser } from "../upstreams/credentials";
 import { approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
 
-/** What an `input_required` answer carries back (signed): the run, and the approval it asked about. */
+/**
+ * What an `input_required` answer carries back (signed): the run, and the question it asked — an
+ * approval's id (`apr_…`) or a connect flow's (`cf_…`).
+ */
 export interface RoundState {
   run: string;
-  approval: string;
+  question: string;
 }
 
 let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined;
@@ -36,13 +41,20 @@ export function roundStateCodec(env: GatewayEnv): RequestStateCodec<RoundState> 
 }
 
 /**
- * Whether an `execute` on MCP 2026-07-28 should run detached so that an approval can be asked with
- * `input_required`: the team's policy may ask, and the client declared elicitation.
+ * Whether an `execute` on MCP 2026-07-28 should run detached so that a question can be asked with
+ * `input_required`: the client declared elicitation, and the team's policy may ask for approvals
+ * (form) or a per-user server may need the user to connect (URL mode).
  */
-export function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): boolean {
-  if (ctx.mcpEra !== "modern" || ctx.config.approvals === null) return false;
-  return declaredCapabilities(extra.mcpReq.envelope)?.elicitation !== undefined;
+export async function asksByRoundTrip(ctx: RequestContext, extra: ServerContext): Promise<boolean> {
+  if (ctx.mcpEra !== "modern") return false;
+  const elicitation = declaredCapabilities(extra.mcpReq.envelope)?.elicitation;
+  if (elicitation === undefined) return false;
+  if (ctx.config.approvals !== null) return true;
+  return elicitation.url !== undefined && (await upstreamsFor(ctx)).servers.some(isPerUser);
 }
+
+/** MCP 2026-07-28: the key of a connect link in `inputRequests` / `inputResponses`. */
+export const CONNECT_KEY = "connect";
 
 /** The MCP answer for a run's event: its result, `input_required` for its question, or a failure. */
 export async function runAnswer(ctx: RequestContext, run: string, event: RunEvent) {
@@ -57,7 +69,17 @@ export async function runAnswer(ctx: RequestContext, run: string, event: RunEven
       const codec = roundStateCodec(ctx.env);
       const result: InputRequiredResult = inputRequired({
         inputRequests: { [INPUT_KEY]: approvalRequest(event.question) },
-        requestState: await codec.mint({ run, approval: event.question.id }),
+        requestState: await codec.mint({ run, question: event.question.id }),
+      });
+      return result;
+    }
+    case "connect": {
+      const { id, url, message } = event.connect;
+      const result: InputRequiredResult = inputRequired({
+        inputRequests: {
+          [CONNECT_KEY]: inputRequired.elicitUrl({ url, message }),
+        },
+        requestState: await roundStateCodec(ctx.env).mint({ run, question: id }),
       });
       return result;
     }

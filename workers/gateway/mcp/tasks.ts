@@ -1,5 +1,6 @@
 import {
   acceptedContent,
+  inputRequired,
   type McpServer,
   ProtocolError,
   type ServerContext,
@@ -67,8 +68,20 @@ export function taskView(runId: string, status: RunStatus) {
       return {
         ...base,
         status: "input_required" as const,
-        statusMessage: "waiting for approval",
+        statusMessage: status.connect
+          ? `waiting for the user to connect ${status.connect.server}`
+          : "waiting for approval",
         ...(status.question ? { inputRequests: { [INPUT_KEY]: approvalRequest(status.question) } } : {}),
+        ...(status.connect
+          ? {
+              inputRequests: {
+                connect: inputRequired.elicitUrl({
+                  url: status.connect.url,
+                  message: status.connect.message,
+                }),
+              },
+            }
+          : {}),
       };
     default:
       return {

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ExecuteInput } from "../../../shared/contract/execute";
 import type { ApprovalAsker } from "../approvals/asker";
+import type { ConnectAsker } from "../bridge/connect-ask";
 import { buildContext, type Caller } from "../context/build";
 import { planExecution } from "../context/execution-plan";
 import type { GatewayEnv } from "../env";
@@ -67,8 +68,15 @@ export class DetachedRun extends DurableObject<GatewayEnv> {
       waitingForApproval: (tool) => meter.note(`waiting for approval of ${tool}`),
       log: (line) => meter.note(line),
     };
+    // A connect link is reported likewise; the call waits for the connection in the store.
+    const connectAsker: ConnectAsker = {
+      async ask(connect) {
+        report({ kind: "connect", connect });
+      },
+    };
     const plan = planExecution(ctx, input, () => ({
       asker,
+      connectAsker,
       events,
       signal: cancel.signal,
       close: () => meter.close(),

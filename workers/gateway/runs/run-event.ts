@@ -12,6 +12,15 @@ export const RunQuestion = z.object({
 });
 export type RunQuestion = z.infer<typeof RunQuestion>;
 
+/** A connect link the run waits on the user to open (bridge/connect-ask.ts): the flow's id, the link, the server. */
+export const RunConnect = z.object({
+  id: z.string().regex(/^cf_[A-Za-z0-9_-]{1,64}$/),
+  url: z.string().url().max(2_000),
+  server: z.string().max(64),
+  message: z.string().max(1_000),
+});
+export type RunConnect = z.infer<typeof RunConnect>;
+
 /**
  * What a detached execution reports, in order: questions it waits on, progress, and one end —
  * its result (`result`, an ExecuteResult: whoever reads it shapes the answer), or `lost` when the
@@ -19,6 +28,7 @@ export type RunQuestion = z.infer<typeof RunQuestion>;
  */
 export const RunEvent = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("question"), question: RunQuestion }),
+  z.object({ kind: z.literal("connect"), connect: RunConnect }),
   z.object({ kind: z.literal("progress"), progress: z.number().nonnegative(), message: z.string().max(500) }),
   z.object({ kind: z.literal("result"), result: ExecuteResult }),
   z.object({ kind: z.literal("lost"), message: z.string().max(500) }),
@@ -38,4 +48,6 @@ export interface RunStatus {
   last?: NumberedEvent;
   /** the question the run waits on: the latest event that is not progress, while it is a question */
   question?: RunQuestion;
+  /** the connect link the run waits on the user to open, likewise */
+  connect?: RunConnect;
 }

@@ -56,7 +56,7 @@ export class RunLog {
   }
 
   /**
-   * The first question or end after the question of approval `after` (from the start when null), as
+   * The first question or end after the question (an approval's id, or a connect flow's) `after` (from the start when null), as
    * soon as there is one; null after `maxMs` or past the run's deadline without one, or for another
    * team's (or an unknown) run.
    */
@@ -89,6 +89,7 @@ export class RunLog {
     // event that is not progress says whether the run waits on one.
     const decisive = last?.kind === "progress" ? this.lastDecisive() : last;
     const question = decisive?.kind === "question" ? decisive.question : undefined;
+    const connect = decisive?.kind === "connect" ? decisive.connect : undefined;
     // Asked to stop before it ended, the run is cancelled from then on (its end, if it comes, is the
     // cancelled execution's); a stop asked after the end is not recorded (markCancelled).
     const state: RunStatus["state"] =
@@ -98,7 +99,7 @@ export class RunLog {
           ? "cancelled"
           : last?.kind === "result"
             ? "completed"
-            : question
+            : question || connect
               ? "input_required"
               : "working";
     return {
@@ -108,6 +109,7 @@ export class RunLog {
       state,
       ...(last ? { last } : {}),
       ...(question ? { question } : {}),
+      ...(connect ? { connect } : {}),
     };
   }
 
@@ -143,7 +145,11 @@ export class RunLog {
       .map(numbered)
       .filter((e) => e.kind !== "progress");
     if (after === null) return decisive[0];
-    const at = decisive.findIndex((e) => e.kind === "question" && e.question.id === after);
+    const at = decisive.findIndex(
+      (e) =>
+        (e.kind === "question" && e.question.id === after) ||
+        (e.kind === "connect" && e.connect.id === after),
+    );
     return at < 0 ? undefined : decisive[at + 1];
   }
 }

@@ -54,7 +54,7 @@ export function registerExecuteTool(server: McpServer, ctx: RequestContext, link
         const state = extra.mcpReq.requestState<RoundState>();
         if (state !== undefined) return resumeRoundTrip(ctx, extra, state);
         const asTask = clientDeclaresTasks(extra.mcpReq.envelope);
-        if (asTask || asksByRoundTrip(ctx, extra)) return executeDetached(ctx, input, extra, asTask);
+        if (asTask || (await asksByRoundTrip(ctx, extra))) return executeDetached(ctx, input, extra, asTask);
       }
       const plan = planExecution(ctx, input, (timeoutMs) => mcpChannel(ctx, link, extra, timeoutMs));
       return executeToolAnswer(ctx, plan);
@@ -108,18 +108,22 @@ export async function executeDetached(
 }
 
 /**
- * A retried `execute` carrying the answer to an approval: decides it at the desk, then waits for the
+ * A retried `execute` carrying the answer to a question: an approval is decided at the desk (a
+ * connect link needs no answer: the run waits for the connection); then it waits for the
  * run's next question or its result (no longer than the execution may still run).
  */
 export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext, state: RoundState) {
   if (!isRunId(state.run)) return failure("the requestState names no execution; run execute again");
-  const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
-  await approvalDesk(ctx.env).decide(
-    state.approval,
-    { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
-    ctx.team,
-  );
-  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.approval, Number.POSITIVE_INFINITY);
+  if (state.question.startsWith("apr_")) {
+    const content = acceptedContent(extra.mcpReq.inputResponses, INPUT_KEY, APPROVAL_ANSWER);
+    await approvalDesk(ctx.env).decide(
+      state.question,
+      { approve: content?.approve === true, by: "client", remember: content?.remember ?? "call" },
+      ctx.team,
+    );
+  }
+  // A connect link needs no answer here: the run waits for the connection in the store.
+  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.question, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
       "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",
