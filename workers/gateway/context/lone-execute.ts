@@ -26,7 +26,7 @@ export interface ExecuteCall {
 
 /**
  * Whether a request is exactly one `execute` call, decided here alone: admission takes its
- * concurrency lease with its tokens, and the route answers it without an SDK server.
+ * concurrency lease with its credits, and the route answers it without an SDK server.
  * - POST /v1/execute: a body that is a valid ExecuteInput.
  * - POST /mcp: a lone `tools/call` of execute that the SDK would answer with a plain tool result.
  *   Anything else (headers it refuses, an unsupported protocol version, arguments it would strip or

@@ -18,7 +18,7 @@ import { messageFacts } from "./messages";
 /**
  * Builds the request's context for /mcp and /v1/*, in order: the API key (401), the team's record
  * (read once) and its limits, the body when the request's cost depends on it, the MCP session the
- * request names (400/404, after its tokens are taken), then admission: the key's tokens, and for a
+ * request names (400/404, after its credits are taken), then admission: the key's credits, and for a
  * lone execution its lease (429). Routes and operations read the finished context; the RateLimit-*
  * headers go on the answer.
  */
@@ -46,7 +46,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     if (mcpEra === "legacy") mcpSession = await timed(clock, "session", () => checkMcpSession(c, body, team));
   } catch (err) {
-    // A refused session still costs the request's tokens (a 429 comes first): no free probing.
+    // A refused session still costs the request's credits (a 429 comes first): no free probing.
     await admit({ ...ask, execution: false });
     throw err;
   }
@@ -69,7 +69,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   for (const [name, value] of Object.entries(admission.headers)) c.res.headers.set(name, value);
 };
 
-/** The JSON body of POST /mcp and POST /v1/execute, read once: their tokens and lease depend on it. */
+/** The JSON body of POST /mcp and POST /v1/execute, read once: their credits and lease depend on it. */
 async function readBody(c: Context<AppEnv>): Promise<JsonBody | undefined> {
   if (c.req.method !== "POST" || (c.req.path !== "/mcp" && c.req.path !== "/v1/execute")) return undefined;
   try {

@@ -17,9 +17,10 @@ import type { ExecutionLedger } from "./ledger";
 
 const PING_TIMEOUT_MS = 1_000;
 /**
- * When a host in another process last missed an execution's deadline (or broke off), unless it has
- * answered a ping since: it is asked first before it gets code again, and GET /live says so (the
- * local stack's supervisor restarts a host that is silent past a deadline, not one that is busy).
+ * Per-isolate state: when a sandbox host in another process last missed an execution's deadline (or
+ * broke off), unless it has answered a ping since: it is asked first before it gets code again, and
+ * GET /live says so (the local stack's supervisor restarts a sandbox host that is silent past a
+ * deadline, not one that is busy).
  */
 let overdueSince: number | undefined;
 

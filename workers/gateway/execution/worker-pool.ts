@@ -1,7 +1,7 @@
 import { PYTHON_VERSION } from "../../sandbox/python/dist/manifest.mjs";
 import { QUICKJS_VERSION } from "../../sandbox/quickjs/dist/manifest.mjs";
 
-/** Executions this gateway isolate has running in each warm worker, by id. */
+/** Per-isolate state: executions this gateway isolate has running in each warm worker, by id. */
 const running = new Map<string, number>();
 
 /** One execution's place in a team's pool: the warm worker's id, given back with `release`. */

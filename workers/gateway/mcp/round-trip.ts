@@ -23,6 +23,7 @@ export interface RoundState {
   question: string;
 }
 
+/** Per-isolate state: the requestState codec, made once per secret. */
 let signer: { secret: string; codec: RequestStateCodec<RoundState> } | undefined;
 
 /**

@@ -11,7 +11,7 @@ import { executeToResult } from "../operations/execute";
 import type { NumberedEvent, RunEvent, RunStatus } from "./run-event";
 import { isEnd, RunLog } from "./run-log";
 
-/** How long past its deadline a run that did not end is closed as `lost` (the host's grace and more). */
+/** How long past its deadline a run that did not end is closed as `lost` (the sandbox host's grace and more). */
 const DEADLINE_SLACK_MS = 10_000;
 /** An ended run is kept (for tasks/get and a late retry) this long, then deleted. */
 const KEEP_ENDED_MS = 3_600_000;
