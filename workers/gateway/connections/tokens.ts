@@ -45,14 +45,9 @@ const refreshing = new Map<string, Promise<TokenAnswer>>();
 
 /** The token to send `server` for this user: the stored one, refreshed first when it expires within a minute. */
 export async function accessTokenFor(target: ConnectionTarget): Promise<TokenAnswer> {
-  const connection = await connectionStore(target.env, target.team).connection(
-    target.team,
-    target.user,
-    target.server.name,
-  );
-  if (!connection) return { ok: false, reason: "authorization-required" };
-  const usable = usableTokens(connection, target.server);
-  if (!usable.ok) return usable;
+  const found = await storedTokens(target);
+  if (!found.ok) return found;
+  const { connection, usable } = found;
   if (connection.expiresAt === null || connection.expiresAt - Date.now() > REFRESH_AHEAD_MS) {
     return { ok: true, token: usable.tokens.access_token };
   }
@@ -65,16 +60,24 @@ export async function accessTokenFor(target: ConnectionTarget): Promise<TokenAns
  * fails makes the connection `expired`. When another call refreshed meanwhile, its token.
  */
 export async function onUnauthorized(target: ConnectionTarget, rejected: string): Promise<TokenAnswer> {
+  const found = await storedTokens(target);
+  if (!found.ok) return found;
+  const { connection, usable } = found;
+  if (usable.tokens.access_token !== rejected) return { ok: true, token: usable.tokens.access_token };
+  return refreshOnce(target, connection, usable.tokens, true);
+}
+
+/** The user's stored connection and its tokens when they may be sent to this server. */
+async function storedTokens(target: ConnectionTarget) {
   const connection = await connectionStore(target.env, target.team).connection(
     target.team,
     target.user,
     target.server.name,
   );
-  if (!connection) return { ok: false, reason: "authorization-required" };
+  if (!connection) return { ok: false as const, reason: "authorization-required" as const };
   const usable = usableTokens(connection, target.server);
   if (!usable.ok) return usable;
-  if (usable.tokens.access_token !== rejected) return { ok: true, token: usable.tokens.access_token };
-  return refreshOnce(target, connection, usable.tokens, true);
+  return { ok: true as const, connection, usable };
 }
 
 /** The SDK transport's `authProvider` for one call: `token()` before each request, one refresh on a 401. */
