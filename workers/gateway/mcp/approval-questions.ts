@@ -133,7 +133,7 @@ export async function answerApprovals(ctx: RequestContext, messages: unknown[]):
   const answers: Promise<unknown>[] = [];
   for (const message of messages) {
     const id = (message as { id?: unknown } | null)?.id;
-    const isResponse = !("method" in (message as object));
+    const isResponse = typeof message === "object" && message !== null && !("method" in message);
     // A client's answer to a connect question: the call waits for the connection itself.
     if (typeof id === "string" && isResponse && CONNECT_QUESTION_ID.test(id)) continue;
     const isAnswer = typeof id === "string" && APPROVAL_ID.test(id) && isResponse;
