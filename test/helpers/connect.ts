@@ -38,6 +38,7 @@ export async function oauthTeam(team: string) {
     });
   const servers = {
     linear: { service: "OAUTHUP", auth: { type: "oauth" } },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own placeholder
     pat: { service: "OAUTHUP", headers: { Authorization: "Bearer ${user:PAT}" } },
   };
   expect((await admin("PUT", `/teams/${team}`, { servers })).status).toBeLessThan(300);

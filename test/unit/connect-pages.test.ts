@@ -163,7 +163,7 @@ describe("the connect page (/connect/{team}/{flow})", () => {
     expect((await browser.go(callback)).status).toBe(200);
   });
 
-  it("sets a server's ${user:NAME} secret from its link, without showing it back", async () => {
+  it("sets a server's user secret (PAT in its headers) from its link, without showing it back", async () => {
     const t = await oauthTeam("cp-secret");
     const alice = await t.key("alice");
     const flow = await t.link("alice", "pat");
