@@ -68,7 +68,7 @@ export class Browser {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set("Cookie", [...this.cookies].map(([n, v]) => `${n}=${v}`).join("; "));
     const res = await this.t.request(path, { ...init, headers });
-    this.lastSetCookie = res.headers.getSetCookie();
+    this.lastSetCookie = res.headers.getAll("Set-Cookie");
     for (const line of this.lastSetCookie) {
       const [pair = ""] = line.split(";");
       const at = pair.indexOf("=");
