@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { connectionStore } from "../../workers/gateway/connections/store";
-import { Browser, connectAs, type OAuthTeam, oauthTeam } from "../helpers/connect";
+import { Browser, connectAs, GATEWAY, type OAuthTeam, oauthTeam } from "../helpers/connect";
+import { TEST_ADMIN_TOKEN } from "../helpers/keys";
 
 const asKey = (key: string, init: RequestInit = {}): RequestInit => ({
   ...init,
@@ -166,6 +167,45 @@ describe("operators: a team's connections", () => {
     const own = await t.key();
     await connected(t, own.key, own.id);
     expect((await t.admin("DELETE", `/teams/${t.team}`)).status).toBe(204);
+    expect((await json(await t.admin("GET", `/teams/${t.team}/connections`))).connections).toEqual([]);
+    expect([...t.upstream.as.grants.values()].every((g) => g.revoked)).toBe(true);
+  });
+});
+
+describe("the dashboard: connections and keys' users", () => {
+  it("shows each key's user and a team's connections, and ends one with the page's CSRF token", async () => {
+    const t = await oauthTeam("cr-dash");
+    const alice = await t.key("alice@example.com");
+    const own = await t.key();
+    await connected(t, alice.key, "alice@example.com");
+    const browser = new Browser(t);
+    const signedIn = await browser.go("/dashboard/sign-in", {
+      method: "POST",
+      headers: { Origin: GATEWAY },
+      body: new URLSearchParams({ token: TEST_ADMIN_TOKEN }),
+    });
+    expect(signedIn.status).toBe(303);
+    const team = await (await browser.go(`/dashboard/teams/${t.team}`)).text();
+    expect(team).toContain("<td>alice@example.com</td>");
+    expect(team).toContain(`its own (${own.id})`);
+    const listed = await (await browser.go(`/dashboard/teams/${t.team}/connections`)).text();
+    expect(listed).toContain("<td>alice@example.com</td><td>linear</td><td>connected</td>");
+    for (const token of t.upstream.as.accessTokens.keys()) expect(listed).not.toContain(token);
+    const csrf = /name="csrf" value="([0-9a-f]{32})"/.exec(listed)?.[1] ?? "";
+    const form = { user: "alice@example.com", server: "linear" };
+    const forged = await browser.go(`/dashboard/teams/${t.team}/connections/end`, {
+      method: "POST",
+      headers: { Origin: GATEWAY },
+      body: new URLSearchParams(form),
+    });
+    expect(forged.status).toBe(403);
+    const ended = await browser.go(`/dashboard/teams/${t.team}/connections/end`, {
+      method: "POST",
+      headers: { Origin: GATEWAY },
+      body: new URLSearchParams({ ...form, csrf }),
+    });
+    expect(ended.status).toBe(303);
+    expect(ended.headers.get("Location")).toBe(`/dashboard/teams/${t.team}/connections?ended=revoked`);
     expect((await json(await t.admin("GET", `/teams/${t.team}/connections`))).connections).toEqual([]);
     expect([...t.upstream.as.grants.values()].every((g) => g.revoked)).toBe(true);
   });
