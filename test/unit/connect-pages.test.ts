@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { Browser, connectAs, GATEWAY, oauthTeam, signInUpstream } from "../helpers/connect";
 
@@ -157,6 +158,15 @@ describe("the connect page (/connect/{team}/{flow})", () => {
     expect(await denied.text()).toContain("linear did not grant access: access_denied. Nothing changed");
     expect((await browser.go("/connect/callback?code=x&state=nonsense")).status).toBe(400);
     expect((await browser.go(`/connect/${t.team}/cf_unknownflow`)).status).toBe(404);
+    const late = await t.link("alice");
+    await runInDurableObject(t.env.CONNECTIONS!.get(t.env.CONNECTIONS!.idFromName(t.team)), (_i, state) => {
+      state.storage.sql.exec("UPDATE flows SET expires_at = ? WHERE id = ?", Date.now() - 1, late);
+    });
+    const expired = await browser.go(`/connect/${t.team}/${late}`);
+    expect(expired.status).toBe(404);
+    expect(await expired.text()).toContain(
+      "This link has expired (a link works for 15 minutes). Nothing changed.",
+    );
     expect((await browser.go(`/connect/${t.team}/not-a-flow`)).status).toBe(404);
     // The flow still works after all that.
     const callback = await signInUpstream(t.upstream, posted.headers.get("Location") ?? "", "alice");

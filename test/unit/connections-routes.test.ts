@@ -199,6 +199,15 @@ describe("the dashboard: connections and keys' users", () => {
       body: new URLSearchParams(form),
     });
     expect(forged.status).toBe(403);
+    const foreign = await browser.go(`/dashboard/teams/${t.team}/connections/end`, {
+      method: "POST",
+      headers: { Origin: "https://evil.example" },
+      body: new URLSearchParams({ ...form, csrf }),
+    });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toContain(
+      "A form of another site (https://evil.example) cannot write here.",
+    );
     const ended = await browser.go(`/dashboard/teams/${t.team}/connections/end`, {
       method: "POST",
       headers: { Origin: GATEWAY },
