@@ -1,9 +1,10 @@
 // `npm run admin -- …`: the operators' command line for the gateway's admin API (/admin/*): teams
-// (servers, allow/deny, limits, approvals), their API keys, and pending approvals. Plain Node, no dependencies. See README "Teams and keys".
+// (servers, allow/deny, limits, approvals), their API keys, users' connections, and pending approvals. Plain Node, no dependencies. See README "Teams and keys".
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { callAdmin as call, adminTarget as target } from "./lib/admin-api.mjs";
 import { approvals } from "./lib/admin-approvals.mjs";
+import { connections } from "./lib/admin-connections.mjs";
 import { CliError } from "./lib/cli-request.mjs";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -23,7 +24,13 @@ Keys
                         --user: who it acts as (an email, say): its upstream connections are that
                         user's; without it the key is a user of its own
   keys list <team>      the team's keys (id, name, user, prefix, created, last used)
-  keys revoke <id>      revoke a key (effective on the next request)
+  keys revoke <id>      revoke a key (next request on); one made without --user ends its connections
+
+Connections (users' own grants to upstream servers with "auth")
+  connections list <team>
+                        each user's connections: server, status, scopes, times (never a token)
+  connections end <team> <user> <server>
+                        end one: revoked at the upstream where it offers that, deleted here
 
 Approvals
   approvals list [--team <team>]
@@ -87,6 +94,8 @@ const COMMANDS = {
   "keys create": { args: ["team"], options: ["name", "user"] },
   "keys list": { args: ["team"], options: [] },
   "keys revoke": { args: ["id"], options: [] },
+  "connections list": { args: ["team"], options: [] },
+  "connections end": { args: ["team", "user", "server"], options: [] },
   "approvals list": { args: [], options: ["team"] },
   "approvals approve": { args: ["id"], options: ["remember"] },
   "approvals deny": { args: ["id"], options: [] },
@@ -270,6 +279,9 @@ Revoke it with: npm run admin -- keys revoke ${k.id}`,
       await call(t, "DELETE", `/keys/${seg(args.id)}`);
       return out({ revoked: args.id }, () => `Revoked key ${args.id}.`);
     }
+    case "connections list":
+    case "connections end":
+      return connections(command, args, { call: (...a) => call(t, ...a), out, table, seg });
     case "approvals list":
     case "approvals approve":
     case "approvals deny":

@@ -14,7 +14,7 @@ import {
   RETENTION_DEFAULT_DAYS,
   RETENTION_MAX_DAYS,
 } from "./entry";
-import { ENTRY_COLUMNS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
+import { ENTRY_COLUMNS, ENTRY_PLACEHOLDERS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
 import { aggregateUsage, UsageTables } from "./usage";
 
 const DAY_MS = 86_400_000;
@@ -62,6 +62,7 @@ export class AuditLog extends DurableObject {
     if (!columns.some((c) => c.name === "decided_by"))
       sql.exec("ALTER TABLE entries ADD COLUMN decided_by TEXT");
     if (!columns.some((c) => c.name === "worker")) sql.exec("ALTER TABLE entries ADD COLUMN worker TEXT");
+    if (!columns.some((c) => c.name === "user")) sql.exec("ALTER TABLE entries ADD COLUMN user TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
     // The listing's filters on rare values (errors, cancellations, approvals) read this instead of
     // walking `entries_ts` past every ok tool call; only rows matching its condition are indexed.
@@ -97,7 +98,7 @@ export class AuditLog extends DurableObject {
       const cutoff = this.cutoff();
       for (const e of valid) {
         sql.exec(
-          `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
           ...entryRowValues(e),
         );
       }

@@ -17,11 +17,17 @@ export type EntryRow = {
   tool_calls: number | null;
   decided_by: string | null;
   worker: string | null;
+  user: string | null;
 };
 
 /** The columns of an EntryRow, in the order of `entryRowValues`. */
 export const ENTRY_COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker";
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user";
+
+/** One `?` per column of ENTRY_COLUMNS. */
+export const ENTRY_PLACEHOLDERS = ENTRY_COLUMNS.split(",")
+  .map(() => "?")
+  .join(", ");
 
 /** An entry's values for `INSERT INTO entries (${ENTRY_COLUMNS})`, in that order. */
 export function entryRowValues(e: AuditEntry): Array<string | number | null> {
@@ -41,6 +47,7 @@ export function entryRowValues(e: AuditEntry): Array<string | number | null> {
     e.toolCalls ?? null,
     e.decidedBy ?? null,
     e.worker ?? null,
+    e.user ?? null,
   ];
 }
 
@@ -51,6 +58,7 @@ export function toEntry(r: EntryRow): AuditEntry {
     requestId: r.request_id,
     team: r.team,
     keyId: r.key_id,
+    ...(r.user !== null ? { user: r.user } : {}),
     ...(r.session_id !== null ? { sessionId: r.session_id } : {}),
     kind: r.kind as AuditEntry["kind"],
     tool: r.tool,

@@ -14,6 +14,8 @@ export const AuditEntry = z.object({
   requestId: Id,
   team: Id,
   keyId: Id,
+  /** who the request acted as: its key's `user`, else the key's id (`dev` for DEV_API_KEY); none in rows from before users */
+  user: z.string().min(1).max(200).optional(),
   sessionId: Id.optional(),
   kind: z.enum(["execute", "tool_call", "approval"]),
   /** the qualified tool name as called, or "execute" */

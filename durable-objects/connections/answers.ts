@@ -85,6 +85,14 @@ export interface ConnectionStoreApi {
   openFlow(team: string, user: string, server: string): Promise<OpenedFlow>;
   /** A pending flow's server and expiry, for its user (the connect page, and the callback before it takes it). */
   flow(team: string, id: string, user: string): Promise<FlowAnswer<{ server: string; expiresAt: number }>>;
+  /**
+   * A pending flow's user, server and expiry, whoever asks: the connect page names them before it
+   * knows who opened the link (refusals: `unknown`, `expired`).
+   */
+  pendingFlow(
+    team: string,
+    id: string,
+  ): Promise<FlowAnswer<{ user: string; server: string; expiresAt: number }>>;
   startFlow(
     team: string,
     id: string,
@@ -103,4 +111,6 @@ export interface ConnectionStoreApi {
   /** Sets (or with null deletes) a user's secret; false when deleting one that did not exist. */
   setUserSecret(team: string, user: string, name: string, value: string | null): Promise<boolean>;
   listUserSecrets(team: string, user: string): Promise<UserSecretView[]>;
+  /** Deletes a user's secrets and pending flows (the user is gone); connections are removed one by one. */
+  forgetUser(team: string, user: string): Promise<{ secrets: number; flows: number }>;
 }

@@ -105,6 +105,14 @@ export class ConnectionStore extends DurableObject<ConnectionsEnv> implements Co
     return this.#parts.flows.peek(id, user);
   }
 
+  async pendingFlow(
+    team: string,
+    id: string,
+  ): Promise<FlowAnswer<{ user: string; server: string; expiresAt: number }>> {
+    this.#parts.base.check(team);
+    return this.#parts.flows.owner(id);
+  }
+
   async startFlow(
     team: string,
     id: string,
@@ -139,6 +147,11 @@ export class ConnectionStore extends DurableObject<ConnectionsEnv> implements Co
   async listUserSecrets(team: string, user: string): Promise<UserSecretView[]> {
     this.#parts.base.check(team, user);
     return this.#parts.records.listUserSecrets(user);
+  }
+
+  async forgetUser(team: string, user: string): Promise<{ secrets: number; flows: number }> {
+    this.#parts.base.check(team, user);
+    return { secrets: this.#parts.records.forgetUserSecrets(user), flows: this.#parts.flows.forget(user) };
   }
 
   override async alarm(): Promise<void> {

@@ -50,6 +50,19 @@ export class Flows {
     return { ok: true, server: row.server, expiresAt: row.expires_at };
   }
 
+  /** A pending flow's user, server and expiry, whoever asks (the connect page, before it knows who opened it). */
+  owner(id: string): FlowAnswer<{ user: string; server: string; expiresAt: number }> {
+    const row = this.row(id);
+    if (!row) return { ok: false, reason: "unknown" };
+    if (row.expires_at <= Date.now()) return { ok: false, reason: "expired" };
+    return { ok: true, user: row.user, server: row.server, expiresAt: row.expires_at };
+  }
+
+  /** Deletes a user's pending flows; how many there were. */
+  forget(user: string): number {
+    return this.base.sql.exec("DELETE FROM flows WHERE user = ?", user).rowsWritten;
+  }
+
   /** Records the state hash, verifier and discovery of the authorization URL just made for a flow. */
   async start(id: string, user: string, server: string, start: FlowStart): Promise<FlowAnswer<object>> {
     if (!HEX_64.test(String(start?.stateHash))) throw new TypeError("stateHash: must be 64 hex digits");

@@ -201,6 +201,11 @@ export class Records {
       }));
   }
 
+  /** Deletes every secret of a user; how many there were. */
+  forgetUserSecrets(user: string): number {
+    return this.base.sql.exec("DELETE FROM user_secrets WHERE user = ?", user).rowsWritten;
+  }
+
   /** A row's tokens, re-sealed when the previous key sealed them; null when they cannot be read. */
   private tokens({ user, server, tokens }: ConnectionRow): Promise<string | null> {
     return this.base.open("tokens", user, server, tokens, (resealed) =>

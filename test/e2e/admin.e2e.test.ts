@@ -174,6 +174,25 @@ return out;`,
     expect(noTeam.stderr).toContain('HTTP 404 not_found: No team "no-such-team"');
   });
 
+  it("lists a team's connections and ends one, naming what is missing", async () => {
+    const team = `${TEAM}-conn`;
+    expect((await admin(["teams", "create", team])).code).toBe(0);
+    try {
+      const listed = await admin(["connections", "list", team]);
+      expect(listed).toMatchObject({ code: 0, stdout: `Team ${team} has no connections.\n` });
+      expect(JSON.parse((await admin(["connections", "list", team, "--json"])).stdout)).toEqual({
+        connections: [],
+      });
+      const none = await admin(["connections", "end", team, "alice@example.com", "linear"]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(
+        `HTTP 404 not_found: No connection of alice@example.com to linear in team ${team}`,
+      );
+    } finally {
+      await admin(["teams", "delete", team]);
+    }
+  });
+
   it("refuses bad usage before calling the gateway", async () => {
     const help = await admin(["--help"]);
     expect(help).toMatchObject({

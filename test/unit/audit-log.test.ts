@@ -1,5 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { AuditLog } from "../../durable-objects/audit/audit-log";
 import type { AuditCursor } from "../../durable-objects/audit/entry";
 import type { AuditEntry, AuditQuery } from "../../workers/gateway/audit";
 import {
@@ -96,6 +97,32 @@ describe("AuditLog object", () => {
     expect(await stub.append([bad, entry("invalid")], 30)).toEqual({ written: 1, skipped: 1 });
   });
 
+  it("keeps an entry's user, and gives a table from before users the column (old rows without one)", async () => {
+    const stub = log("users");
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec("DROP TABLE entries");
+      state.storage.sql.exec(`CREATE TABLE entries (
+        ts INTEGER NOT NULL, request_id TEXT NOT NULL, team TEXT NOT NULL, key_id TEXT NOT NULL,
+        session_id TEXT, kind TEXT NOT NULL, tool TEXT NOT NULL, args_sha256 TEXT NOT NULL,
+        status TEXT NOT NULL, error TEXT, duration_ms INTEGER NOT NULL, result_bytes INTEGER NOT NULL,
+        tool_calls INTEGER, decided_by TEXT, worker TEXT)`);
+      state.storage.sql.exec(
+        `INSERT INTO entries VALUES (?, 'old-req', 'users', 'key-1', NULL, 'tool_call', 'demo.x', ?, 'ok', NULL, 1, 1, NULL, NULL, NULL)`,
+        Date.now() - 1_000,
+        "0".repeat(64),
+      );
+    });
+    // The object as it starts after a deploy: its constructor migrates the table.
+    await runInDurableObject(stub, (_i, state) => {
+      new AuditLog(state, env as unknown as Env);
+    });
+    await stub.append([entry("users", { user: "alice@example.com" })], 30);
+    const [mine, old] = await stub.query({});
+    expect(mine?.user).toBe("alice@example.com");
+    expect(old?.requestId).toBe("old-req");
+    expect(old && "user" in old).toBe(false);
+  });
+
   it("deletes rows past the retention on append, and never returns them", async () => {
     const stub = log("retain");
     await stub.append([entry("retain", { ts: Date.now() - 31 * DAY }), entry("retain")], 30);
@@ -113,7 +140,7 @@ describe("AuditLog object", () => {
     await stub.append([entry("hidden")], 30);
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user FROM entries",
         Date.now() - 40 * DAY,
       );
     });
@@ -129,7 +156,7 @@ describe("AuditLog object", () => {
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec("UPDATE entries SET ts = ?", Date.now() - 31 * DAY);
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user FROM entries",
         Date.now() - DAY,
       );
     });

@@ -4,7 +4,7 @@ import type { AuditEntry } from "../../workers/gateway/audit";
 import { auditLogOf, auditNamespace, sha256Hex } from "../../workers/gateway/audit";
 import { recordAudit } from "../../workers/gateway/audit/record";
 import { AUTH, request } from "../helpers/app";
-import { teamWithKey as withKey } from "../helpers/teams";
+import { admin, teamWithKey as withKey } from "../helpers/teams";
 
 const DEMO = { servers: { demo: { service: "DEMO" } } };
 const teamWithKey = (team: string) => withKey(team, DEMO);
@@ -71,6 +71,18 @@ describe("audit entries", () => {
     expect(second!.argsSha256).toBe(await sha256Hex({ limit: 2, status: "open" }));
     expect(first!.ts).toBeLessThanOrEqual(second!.ts);
     expect(first!.ts).toBeGreaterThanOrEqual(execute!.ts);
+  });
+
+  it("names the user the request acted as on its execution and tool call entries", async () => {
+    await teamWithKey("audit-user");
+    const made = await admin("POST", "/teams/audit-user/keys", { name: "alice", user: "alice@example.com" });
+    const { key } = (await made.json()) as { key: string };
+    await run(key, "return (await tools.demo.list_tickets({ limit: 1 })).tickets.length;");
+    const entries = await entriesOf(key, 2);
+    expect(entries.map((e) => [e.kind, e.user])).toEqual([
+      ["tool_call", "alice@example.com"],
+      ["execute", "alice@example.com"],
+    ]);
   });
 
   it("sizes a tool call's result as the UTF-8 bytes of its JSON", async () => {

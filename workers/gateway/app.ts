@@ -10,6 +10,8 @@ import { oauthRoutes } from "./oauth";
 import { adminRoutes } from "./routes/admin";
 import { approvePageRoutes } from "./routes/approve-page";
 import { auditRoutes } from "./routes/audit";
+import { connectRoutes } from "./routes/connect";
+import { connectionRoutes, userSecretRoutes } from "./routes/connections";
 import { executeRoutes } from "./routes/execute";
 import { healthRoutes } from "./routes/health";
 import { mcpRoutes } from "./routes/mcp";
@@ -34,10 +36,13 @@ export function createApp(): Hono<AppEnv> {
   app.route("/v1/tools", toolRoutes);
   app.route("/v1/audit", auditRoutes);
   app.route("/v1/skills", skillRoutes);
+  app.route("/v1/connections", connectionRoutes);
+  app.route("/v1/secrets", userSecretRoutes);
   app.route("/admin", adminRoutes);
   app.route("/approve", approvePageRoutes);
   app.route("/dashboard", dashboardRoutes);
   app.route("/", oauthRoutes);
+  app.route("/", connectRoutes);
 
   app.notFound((c) =>
     toErrorResponse(new HttpError(404, "not_found", `No route for ${c.req.method} ${c.req.path}`), c),

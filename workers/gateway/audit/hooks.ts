@@ -14,6 +14,8 @@ export interface AuditActor {
   requestId: string;
   team: string;
   keyId: string;
+  /** who the request acted as (`ctx.user`) */
+  user: string;
   sessionId?: string | undefined;
 }
 
@@ -142,6 +144,7 @@ async function build(
       requestId: SAFE_ID.test(actor.requestId) ? actor.requestId : "invalid",
       team: actor.team,
       keyId: actor.keyId,
+      ...(actor.user && actor.user.length <= 200 ? { user: actor.user } : {}),
       ...(actor.sessionId && SAFE_ID.test(actor.sessionId) ? { sessionId: actor.sessionId } : {}),
       kind: e.kind,
       tool: e.tool,

@@ -240,8 +240,8 @@ export class BridgeWork {
   }
 
   private actor() {
-    const { requestId, team, keyId } = this.ctx;
-    return { requestId, team, keyId, sessionId: this.inSession.id };
+    const { requestId, team, keyId, user } = this.ctx;
+    return { requestId, team, keyId, user, sessionId: this.inSession.id };
   }
 
   private async answer(work: () => Promise<unknown>): Promise<BridgeResult> {

@@ -1,4 +1,4 @@
-import { auth, type OAuthDiscoveryState } from "@modelcontextprotocol/client";
+import { auth, discoverOAuthServerInfo, type OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import type { FlowRefusal, OpenedFlow } from "../../../durable-objects/connections/answers";
 import { base64url, sha256 } from "../../../shared/hash";
 import type { GatewayEnv } from "../env";
@@ -38,6 +38,26 @@ export function connectFlow(
 export function parseConnectState(state: string): { team: string; flow: string } | null {
   const match = /^([a-z][a-z0-9_-]{0,31})\.(cf_[A-Za-z0-9_-]{1,64})\.[A-Za-z0-9_-]{43}$/.exec(state);
   return match ? { team: match[1] as string, flow: match[2] as string } : null;
+}
+
+/**
+ * The origin of `server`'s authorization endpoint, which the connect page's form post is answered
+ * with a redirect to (so its `form-action` must name it): from the discovery the store keeps for
+ * the server, else discovered now and kept. Throws when the server's metadata cannot be read.
+ */
+export async function authorizationOrigin(
+  target: Omit<ConnectionTarget, "user" | "origin">,
+): Promise<string> {
+  const { env, team, server } = target;
+  const store = connectionStore(env, team);
+  const kept = (await store.registration(team, server.name)).discovery;
+  let discovery = kept === null ? undefined : (JSON.parse(kept) as OAuthDiscoveryState);
+  if (!discovery) {
+    discovery = await discoverOAuthServerInfo(server.url, { fetchFn: fetchFor(server) });
+    await store.saveDiscovery(team, server.name, JSON.stringify(discovery));
+  }
+  const endpoint = discovery.authorizationServerMetadata?.authorization_endpoint;
+  return new URL(endpoint ?? discovery.authorizationServerUrl).origin;
 }
 
 /**

@@ -9,7 +9,11 @@ import {
 import type { ConnectionView } from "../../../shared/contract/connections";
 import { log } from "../../../shared/log";
 import type { GatewayEnv } from "../env";
+import type { OAuthServer } from "./provider";
 import { type ConnectionTarget, connectionStore, fetchFor } from "./store";
+
+/** Whose connection to end: revocation needs no origin (nothing is redirected). */
+type Holder = Omit<ConnectionTarget, "origin">;
 
 /** A user's connections (`user` given), or the whole team's (operators): never a token. */
 export function listConnections(env: GatewayEnv, team: string, user?: string): Promise<ConnectionView[]> {
@@ -21,7 +25,7 @@ export function listConnections(env: GatewayEnv, team: string, user?: string): P
  * the upstream's authorization server where its metadata names a revocation endpoint (RFC 7009),
  * and only at the authorization server that issued them. `revoked` says whether that happened.
  */
-export async function disconnect(target: ConnectionTarget): Promise<{ removed: boolean; revoked: boolean }> {
+export async function disconnect(target: Holder): Promise<{ removed: boolean; revoked: boolean }> {
   const { env, team, user, server } = target;
   const { removed, tokens } = await connectionStore(env, team).removeConnection(team, user, server.name);
   if (!tokens) return { removed, revoked: false };
@@ -37,7 +41,7 @@ export async function disconnect(target: ConnectionTarget): Promise<{ removed: b
   }
 }
 
-async function revoke(target: ConnectionTarget, tokens: StoredOAuthTokens): Promise<boolean> {
+async function revoke(target: Holder, tokens: StoredOAuthTokens): Promise<boolean> {
   const { env, team, server } = target;
   const registration = await connectionStore(env, team).registration(team, server.name);
   const fetchFn = fetchFor(server);
@@ -84,6 +88,48 @@ async function revoke(target: ConnectionTarget, tokens: StoredOAuthTokens): Prom
     revoked &&= response.ok;
   }
   return revoked;
+}
+
+/**
+ * Ends every connection of each of `users` and deletes their secrets and pending flows (their key,
+ * or their team, is gone): revoked upstream where the server is still configured with `auth`
+ * (`servers`), else deleted here only. How many connections ended.
+ */
+export async function forgetUsers(
+  env: GatewayEnv,
+  team: string,
+  users: Iterable<string>,
+  servers: OAuthServer[],
+): Promise<number> {
+  const store = connectionStore(env, team);
+  let ended = 0;
+  for (const user of new Set(users)) {
+    for (const { server } of await store.listConnections(team, user)) {
+      if (await endConnection({ env, team, user }, server, servers)) ended++;
+    }
+    await store.forgetUser(team, user);
+  }
+  return ended;
+}
+
+/**
+ * Ends `user`'s connection to the server named `name`: revoked upstream where `servers` has it
+ * (configured with `auth`), else deleted here only (its server is gone from the config). Null when
+ * there was none.
+ */
+export async function endConnection(
+  holder: Omit<Holder, "server">,
+  name: string,
+  servers: OAuthServer[],
+): Promise<{ revoked: boolean } | null> {
+  const server = servers.find((s) => s.name === name);
+  if (server) {
+    const { removed, revoked } = await disconnect({ ...holder, server });
+    return removed ? { revoked } : null;
+  }
+  const { env, team, user } = holder;
+  const { removed } = await connectionStore(env, team).removeConnection(team, user, name);
+  return removed ? { revoked: false } : null;
 }
 
 /** RFC 8414 issuers, tolerating one trailing slash (as the SDK does). */

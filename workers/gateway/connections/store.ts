@@ -1,6 +1,7 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
 import type { ConnectionStoreApi } from "../../../durable-objects/connections/answers";
 import type { GatewayEnv } from "../env";
+import type { OAuthSettings } from "./client-metadata";
 import type { OAuthServer, ProviderScope } from "./provider";
 
 /** One (team, user, server) on the gateway's origin, as the functions of connections/ take it. */
@@ -23,6 +24,17 @@ export function connectionStore(env: GatewayEnv, team: string): ConnectionStoreA
 /** How a server and its authorization server are reached: its service binding, else fetch. */
 export function fetchFor(server: OAuthServer): FetchLike {
   return server.fetch ?? ((url, init) => fetch(url, init));
+}
+
+/** A configured server with `auth` as connections/ reaches it: through its service binding, if any. */
+export function oauthServer(server: {
+  name: string;
+  url: string;
+  service?: Fetcher;
+  auth: OAuthSettings;
+}): OAuthServer {
+  const { name, url, service, auth } = server;
+  return { name, url, auth, ...(service ? { fetch: (to, init) => service.fetch(String(to), init) } : {}) };
 }
 
 export function scopeOf({ env, team, user, server, origin }: ConnectionTarget): ProviderScope {

@@ -3,8 +3,7 @@ import { html } from "hono/html";
 import { sameSecret } from "../context/api-key";
 import { adminToken } from "../env";
 import type { AppEnv } from "../http/app-env";
-import { requireConfig } from "../http/config";
-import { isAllowedOrigin } from "../http/origin";
+import { foreignOrigin } from "../http/origin";
 import { assetRoutes } from "./assets";
 import { notice, page } from "./layout";
 import { approvalPages } from "./pages/approvals";
@@ -24,12 +23,8 @@ const requireOperator: MiddlewareHandler<AppEnv> = async (c, next) => {
     return page(c, "Sign in", signInForm("Your session ended: sign in again."), undefined, 401);
   }
   if (post) {
-    const origin = c.req.header("Origin");
-    if (
-      origin !== undefined &&
-      origin !== new URL(c.req.url).origin &&
-      !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
-    )
+    const origin = foreignOrigin(c);
+    if (origin)
       return page(
         c,
         "Refused",

@@ -19,6 +19,45 @@ export const PAGE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
 };
 
+/**
+ * The headers of a page of the gateway's own without any script (the OAuth consent page, the
+ * connect pages): the dashboard's, with `form-action` also allowing `redirectTo`'s origin: a form
+ * post answered by a redirect elsewhere is checked against `form-action` too, so 'self' alone would
+ * stop the browser on its way there.
+ */
+export function formPageHeaders(redirectTo?: string): Record<string, string> {
+  let target = "";
+  if (redirectTo) {
+    const origin = new URL(redirectTo).origin;
+    if (/^https?:\/\/[^\s;,']+$/.test(origin)) target = ` ${origin}`;
+  }
+  return {
+    ...PAGE_HEADERS,
+    "Content-Security-Policy": `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+/**
+ * A whole page of the gateway's own outside the dashboard (the OAuth consent page, the connect
+ * pages): no script, every interpolated value escaped by `html`. `redirectTo`: where its form post
+ * may be redirected (`formPageHeaders`); `headers`: Set-Cookie lines to send along.
+ */
+export async function ownPage(
+  c: Context<AppEnv>,
+  title: string,
+  body: Html,
+  status: 200 | 400 | 401 | 403 | 404 | 502 | 503,
+  extra: { redirectTo?: string; headers?: Headers } = {},
+) {
+  const header = html`<span class="brand">MCP gateway</span>`;
+  const content = htmlDocument({ title, site: "MCP gateway", header, body });
+  const res = await c.html(content, status, formPageHeaders(extra.redirectTo));
+  extra.headers?.forEach((value, name) => {
+    if (name.toLowerCase() === "set-cookie") res.headers.append(name, value);
+  });
+  return res;
+}
+
 const NAV: [string, string][] = [
   ["/dashboard", "Overview"],
   ["/dashboard/teams", "Teams"],

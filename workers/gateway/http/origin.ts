@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "./app-env";
 import { requireConfig } from "./config";
@@ -23,6 +23,27 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
   return LOOPBACK.has(from.hostname) && LOOPBACK.has(new URL(requestUrl).hostname);
 }
 
+/** Whether a URL's host is a loopback one (local development: cookies are not `Secure` there). */
+export function onLoopback(url: string): boolean {
+  return LOOPBACK.has(new URL(url).hostname);
+}
+
+/**
+ * The Origin of a post to one of the gateway's own pages when it is another site's: not this
+ * origin, and not allowed as `isAllowedOrigin` allows. The pages exempt from `originGuard` that
+ * act on a browser's cookie refuse such a post themselves (CSRF).
+ */
+export function foreignOrigin(c: Context<AppEnv>): string | undefined {
+  const origin = c.req.header("Origin");
+  if (
+    origin === undefined ||
+    origin === new URL(c.req.url).origin ||
+    isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
+  )
+    return undefined;
+  return origin;
+}
+
 /**
  * A present, foreign Origin gets 403 (DNS-rebinding defence the MCP transport spec asks for). The
  * gateway's own pages are exempt, posting to themselves: every post of the approval page
@@ -31,7 +52,9 @@ export function isAllowedOrigin(origin: string, requestUrl: string, allowed: str
  * rebound or foreign page does not have. So are the OAuth endpoints (`/oauth/*`, `/.well-known/*`):
  * metadata, registration and token requests carry no ambient credential and are made cross-origin by
  * design, and the consent page's post checks its Origin itself and carries a browser-bound,
- * single-use handle (oauth/authorize.ts).
+ * single-use handle (oauth/authorize.ts). So are the connect pages (`/connect/*`): their post checks
+ * its Origin itself (`foreignOrigin`) and carries the user's API key or their signed cookie
+ * (routes/connect.ts); the callback is a redirect from the upstream's authorization server.
  */
 export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header("Origin");
@@ -42,6 +65,7 @@ export const originGuard: MiddlewareHandler<AppEnv> = async (c, next) => {
     !c.req.path.startsWith("/dashboard/") &&
     !c.req.path.startsWith("/oauth/") &&
     !c.req.path.startsWith("/.well-known/") &&
+    !c.req.path.startsWith("/connect/") &&
     !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
   ) {
     throw new HttpError(

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { keyHolder } from "../context/api-key";
 import type { AppEnv } from "../http/app-env";
 import { requireConfig } from "../http/config";
-import { isAllowedOrigin } from "../http/origin";
+import { foreignOrigin } from "../http/origin";
 import type { ApiKey } from "../teams/schema";
 import { consentPage, problemPage } from "./consent-page";
 import { grantPropsFor } from "./grant-key";
@@ -67,13 +67,8 @@ export const authorizeRoutes = new Hono<AppEnv>()
     const oauth = helpers(c);
     if (!oauth) return problemPage(c, OFF, 404);
     const own = new URL(c.req.url).origin;
-    const origin = c.req.header("Origin");
-    if (
-      origin !== undefined &&
-      origin !== own &&
-      !isAllowedOrigin(origin, c.req.url, requireConfig(c).allowedOrigins)
-    )
-      return problemPage(c, `A form of another site (${origin}) cannot sign in here.`, 403);
+    const foreign = foreignOrigin(c);
+    if (foreign) return problemPage(c, `A form of another site (${foreign}) cannot sign in here.`, 403);
     const form = Form.safeParse(await c.req.parseBody());
     if (!form.success) return problemPage(c, "The form is incomplete: reload the page.", 400);
     const { handle, q, key, decision } = form.data;

@@ -1,7 +1,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import type { Context } from "hono";
 import { html } from "hono/html";
-import { type Html, htmlDocument, notice, PAGE_HEADERS } from "../dashboard/layout";
+import { notice, ownPage } from "../dashboard/layout";
 import type { AppEnv } from "../http/app-env";
 import { OAUTH_PATHS } from "./server";
 
@@ -13,44 +13,6 @@ export interface ConsentView {
   /** the authorization request's query, to show the form again after a wrong key */
   query: string;
   error?: string;
-}
-
-/**
- * The dashboard's headers (no inline script or style, no framing, nothing cached, same-origin
- * referrer), with `form-action` also allowing the client's redirect URI: a form post answered by a
- * redirect elsewhere is checked against `form-action` too, so 'self' alone would stop the code on
- * its way to the client.
- */
-function headers(redirectUri: string | undefined): Record<string, string> {
-  let target = "";
-  if (redirectUri) {
-    const origin = new URL(redirectUri).origin;
-    if (/^https?:\/\/[^\s;,']+$/.test(origin)) target = ` ${origin}`;
-  }
-  return {
-    ...PAGE_HEADERS,
-    "Content-Security-Policy": `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
-  };
-}
-
-/** A whole page; every interpolated value is escaped by `html` (client names and URIs are the client's own). */
-async function document(
-  c: Context<AppEnv>,
-  title: string,
-  body: Html,
-  status: 200 | 400 | 401 | 403 | 404 | 503,
-  extra: {
-    redirectUri?: string;
-    headers?: Headers;
-  },
-) {
-  const header = html`<span class="brand">MCP gateway</span>`;
-  const content = htmlDocument({ title, site: "MCP gateway", header, body });
-  const res = await c.html(content, status, headers(extra.redirectUri));
-  extra.headers?.forEach((value, name) => {
-    if (name.toLowerCase() === "set-cookie") res.headers.append(name, value);
-  });
-  return res;
 }
 
 /** The consent page: who asks, where access goes, what it means, and the team API key to sign in with. */
@@ -80,15 +42,15 @@ ${d.redirectIsLoopback ? html`<p class="notice error" role="note"><strong>Warnin
 <button type="submit" name="decision" value="deny" class="danger">Deny</button>
 </form>
 <p class="muted">The key is checked here and never given to the app: the app receives its own token, which acts as the key's team. An operator makes keys (<code>npm run admin -- keys create &lt;team&gt; --name &lt;name&gt;</code> or the dashboard).</p>`;
-  return document(c, `Connect ${d.clientName}`, body, status, {
-    redirectUri: d.redirectUri,
+  return ownPage(c, `Connect ${d.clientName}`, body, status, {
+    redirectTo: d.redirectUri,
     ...(extraHeaders ? { headers: extraHeaders } : {}),
   });
 }
 
 /** A page that can only say what went wrong (the request is not one to redirect back to). */
 export function problemPage(c: Context<AppEnv>, message: string, status: 400 | 403 | 404 | 503) {
-  return document(
+  return ownPage(
     c,
     "Cannot connect",
     html`${notice("error", message)}

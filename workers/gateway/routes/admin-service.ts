@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { type ApprovalView, REMEMBER } from "../../../durable-objects/approvals/approval";
+import type { ConnectionView } from "../../../shared/contract/connections";
+import { SERVER_NAME } from "../../../shared/contract/tools";
 import { approvalDesk } from "../approvals/desk";
 import { loadConfig } from "../config";
+import { endConnection, forgetUsers, listConnections } from "../connections/disconnect";
 import type { GatewayEnv } from "../env";
 import { parseBody } from "../http/body";
 import { HttpError } from "../http/errors";
@@ -11,6 +14,7 @@ import { DEFAULT_TEAM, KeyInput, keyIdentity, TEAM_NAME, TeamInput, type TeamRec
 import { TeamStore } from "../teams/store";
 import { parseMcpServers } from "../upstreams/config";
 import { globWarnings } from "../upstreams/glob-check";
+import { oauthServersOf } from "./per-user-servers";
 
 // What the admin API does, as functions: `routes/admin.ts` answers HTTP with them and the dashboard
 // (dashboard/admin-call.ts) calls them directly. Input arrives as it came (unknown) and is checked
@@ -137,13 +141,18 @@ export async function getTeam(env: GatewayEnv, rawTeam: string): Promise<TeamRec
   return record;
 }
 
-/** Deletes the team and its keys, then the keys' OAuth grants. */
+/** Deletes the team and its keys, then the keys' OAuth grants and every user's upstream connections. */
 export async function deleteTeam(env: GatewayEnv, rawTeam: string): Promise<void> {
   const team = teamName(rawTeam);
   const keys = await store(env).listKeys(team);
+  const servers = env.CONNECTIONS ? await oauthServersOf(env, team) : [];
   const deleted = await store(env).deleteTeam(team);
   // The keys are gone (their OAuth tokens are refused from now on); then their grants go too.
   for (const key of keys) await revokeGrantsOfKey(env, key.id);
+  if (env.CONNECTIONS) {
+    const connected = (await listConnections(env, team)).map((c) => c.user);
+    await forgetUsers(env, team, [...keys.map((k) => keyIdentity(k).user), ...connected], servers);
+  }
   if (!deleted) throw new HttpError(404, "not_found", `No team "${team}"`);
 }
 
@@ -171,11 +180,51 @@ export async function listKeys(env: GatewayEnv, rawTeam: string): Promise<KeyRow
   }));
 }
 
-/** Deletes the key, then its OAuth grants. */
+/**
+ * Deletes the key, then its OAuth grants; a key without `user` is a user of its own (nobody else
+ * acts as it), so its upstream connections and secrets end with it.
+ */
 export async function revokeKey(env: GatewayEnv, id: string): Promise<void> {
+  const own = /^key_[0-9a-f]{16}$/.test(id) ? await store(env).getKeyById(id) : null;
   if (!(await store(env).revokeKey(id))) throw new HttpError(404, "not_found", `No key "${id}"`);
   // The key is gone (its OAuth tokens are refused from now on); then its grants go too.
   if (/^key_[0-9a-f]{16}$/.test(id)) await revokeGrantsOfKey(env, id);
+  if (own && own.user === undefined && env.CONNECTIONS)
+    await forgetUsers(env, own.team, [own.id], await oauthServersOf(env, own.team));
+}
+
+/** Every user's connections in a team (`GET /admin/teams/{team}/connections`): never a token. */
+export async function listTeamConnections(env: GatewayEnv, rawTeam: string): Promise<ConnectionView[]> {
+  const team = teamName(rawTeam);
+  if (!env.CONNECTIONS)
+    throw new HttpError(
+      503,
+      "connections_unavailable",
+      "Per-user connections are not configured (no CONNECTIONS binding)",
+    );
+  return listConnections(env, team);
+}
+
+/** Ends a user's connection (`DELETE /admin/teams/{team}/connections/{user}/{server}`): revoked upstream where it can be. */
+export async function endUserConnection(
+  env: GatewayEnv,
+  rawTeam: string,
+  user: string,
+  server: string,
+): Promise<{ user: string; server: string; revoked: boolean }> {
+  const team = teamName(rawTeam);
+  const valid = SERVER_NAME.test(server) && user !== "" && user.length <= 200;
+  const ended =
+    valid && env.CONNECTIONS
+      ? await endConnection({ env, team, user }, server, await oauthServersOf(env, team))
+      : null;
+  if (!ended)
+    throw new HttpError(
+      404,
+      "not_found",
+      `No connection of ${user.slice(0, 200)} to ${server.slice(0, 70)} in team ${team} (GET /admin/teams/${team}/connections lists them)`,
+    );
+  return { user, server, revoked: ended.revoked };
 }
 
 export async function listApprovals(env: GatewayEnv, query: unknown): Promise<ApprovalList> {

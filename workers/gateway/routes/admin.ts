@@ -8,9 +8,11 @@ import {
   createKey,
   decideApproval,
   deleteTeam,
+  endUserConnection,
   getTeam,
   listApprovals,
   listKeys,
+  listTeamConnections,
   listTeams,
   revokeKey,
   saveTeam,
@@ -29,7 +31,7 @@ const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** Operators' API: teams (config, allow/deny, limits), their API keys, and pending approvals (admin-service.ts). */
+/** Operators' API: teams (config, allow/deny, limits), their API keys, users' upstream connections, and pending approvals (admin-service.ts). */
 export const adminRoutes = new Hono<AppEnv>()
   .use("*", requireAdmin)
   .get("/teams", async (c) => c.json(await listTeams(c.env, c.req.query())))
@@ -48,6 +50,13 @@ export const adminRoutes = new Hono<AppEnv>()
     c.json(await createKey(c.env, c.req.param("team"), await readJson(c)), 201),
   )
   .get("/teams/:team/keys", async (c) => c.json({ keys: await listKeys(c.env, c.req.param("team")) }))
+  .get("/teams/:team/connections", async (c) =>
+    c.json({ connections: await listTeamConnections(c.env, c.req.param("team")) }),
+  )
+  .delete("/teams/:team/connections/:user/:server", async (c) => {
+    const { team, user, server } = c.req.param();
+    return c.json(await endUserConnection(c.env, team, user, server));
+  })
   .get("/approvals", async (c) => c.json(await listApprovals(c.env, c.req.query())))
   .post("/approvals/:id", async (c) =>
     c.json(await decideApproval(c.env, c.req.param("id"), await readJson(c))),

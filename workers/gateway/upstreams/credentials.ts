@@ -1,6 +1,6 @@
 import type { AuthProvider } from "@modelcontextprotocol/client";
 import { sha256 } from "../../../shared/hash";
-import { connectionStore } from "../connections/store";
+import { connectionStore, oauthServer } from "../connections/store";
 import { authProviderFor, ConnectionRequired } from "../connections/tokens";
 import type { GatewayEnv } from "../env";
 import { type UpstreamServer, USER_SECRET_REF } from "./config";
@@ -70,18 +70,12 @@ export async function asCaller(
     userScope: (await sha256(`user:${caller.user}`)).slice(0, 16),
   };
   if (server.auth) {
-    const service = server.service;
     view.authProvider = authProviderFor({
       env: caller.env,
       team: caller.team,
       user: caller.user,
       origin: caller.origin,
-      server: {
-        name: server.name,
-        url: server.url,
-        auth: server.auth,
-        ...(service ? { fetch: (url, init) => service.fetch(String(url), init) } : {}),
-      },
+      server: oauthServer({ ...server, auth: server.auth }),
     });
   }
   return view;

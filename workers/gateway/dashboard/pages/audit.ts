@@ -65,7 +65,19 @@ export const auditPages = new Hono<AppEnv>().get("/", async (c) => {
 </form>
 ${table(
   `Audit of ${team}`,
-  ["When (UTC)", "Kind", "Tool", "Status", "ms", "Result bytes", "Tool calls", "Session", "Key", "Worker"],
+  [
+    "When (UTC)",
+    "Kind",
+    "Tool",
+    "Status",
+    "ms",
+    "Result bytes",
+    "Tool calls",
+    "Session",
+    "Key",
+    "User",
+    "Worker",
+  ],
   entries.map((e) => [
     time(e.ts),
     e.kind,
@@ -76,6 +88,7 @@ ${table(
     e.toolCalls === undefined ? "" : String(e.toolCalls),
     e.sessionId ? html`<code>${e.sessionId.slice(0, 8)}</code>` : "",
     e.keyId,
+    e.user ?? "",
     e.worker ?? "",
   ]),
 )}

@@ -11,7 +11,10 @@ export const keyPages = new Hono<AppEnv>()
     const team = c.req.param("team") ?? "";
     const signIn = c.get("operator");
     const form = await c.req.parseBody();
-    const made = await adminCall(() => createKey(c.env, team, { name: String(form.name ?? "").trim() }));
+    const user = String(form.user ?? "").trim();
+    const made = await adminCall(() =>
+      createKey(c.env, team, { name: String(form.name ?? "").trim(), ...(user ? { user } : {}) }),
+    );
     if (!made.ok)
       return page(
         c,
@@ -28,7 +31,7 @@ export const keyPages = new Hono<AppEnv>()
       null,
       2,
     );
-    const body = html`${notice("ok", `Key "${made.data.name}" made. It is shown this once: copy it now.`)}
+    const body = html`${notice("ok", `Key "${made.data.name}" made for user ${made.data.user}. It is shown this once: copy it now.`)}
 <p><code id="new-key" class="secret">${key}</code> <button type="button" data-copy="new-key">Copy key</button></p>
 <h2>Claude Code</h2>
 <pre id="claude-line">${claude}</pre><button type="button" data-copy="claude-line">Copy</button>
@@ -41,7 +44,7 @@ export const keyPages = new Hono<AppEnv>()
     const team = c.req.param("team") ?? "";
     const id = c.req.param("id");
     const signIn = c.get("operator");
-    const body = html`<p>Revoke key <code>${id}</code> of team ${team}? Requests with it are refused from then on.</p>
+    const body = html`<p>Revoke key <code>${id}</code> of team ${team}? Requests with it are refused from then on; a key that is its own user (no user given) also loses its upstream connections and secrets.</p>
 <form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys/${encodeURIComponent(id)}/revoke">${csrfField(signIn)}
 <button type="submit" class="danger">Revoke key</button> <a href="/dashboard/teams/${encodeURIComponent(team)}">Cancel</a></form>`;
     return page(c, "Revoke a key", body, signIn);
@@ -68,9 +71,10 @@ ${c.req.query("saved") === "revoked" ? notice("ok", "Key revoked.") : ""}
 ${listed.ok ? "" : notice("error", listed.message)}
 ${table(
   "Keys",
-  ["Name", "Prefix", "Made", "Last used", ""],
+  ["Name", "User", "Prefix", "Made", "Last used", ""],
   (listed.ok ? listed.data : []).map((k) => [
     k.name,
+    k.user === k.id ? html`<span class="muted">its own (${k.id})</span>` : k.user,
     html`<code>${k.prefix}…</code>`,
     time(k.createdAt),
     k.lastUsedAt ? `${ago(now - k.lastUsedAt)} ago` : "never",
@@ -79,6 +83,7 @@ ${table(
 )}
 <form method="post" action="/dashboard/teams/${encodeURIComponent(team)}/keys" class="row">${csrfField(signIn)}
 <label>New key's name <input name="name" required maxlength="100"></label>
+<label>User (optional: who it acts as, e.g. an email) <input name="user" maxlength="200"></label>
 <button type="submit">Make key</button>
 </form>`;
 }

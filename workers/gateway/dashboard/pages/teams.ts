@@ -7,6 +7,7 @@ import type { TeamRecord } from "../../teams/schema";
 import { serverStates } from "../../upstreams";
 import { adminCall } from "../admin-call";
 import { csrfField, notice, page, table } from "../layout";
+import { connectionPages } from "./connections";
 import { keyPages, keysSection } from "./keys";
 import { sessionPages } from "./sessions";
 import { skillPages } from "./skills";
@@ -52,7 +53,8 @@ export const teamPages = new Hono<AppEnv>()
   .route("/:team/keys", keyPages)
   .route("/:team/usage", usagePages)
   .route("/:team/skills", skillPages)
-  .route("/:team/sessions", sessionPages);
+  .route("/:team/sessions", sessionPages)
+  .route("/:team/connections", connectionPages);
 
 async function teamList(c: Context<AppEnv>, error?: string, name = "", config = CONFIG_EXAMPLE) {
   const signIn = c.get("operator");
@@ -92,7 +94,7 @@ async function teamPage(c: Context<AppEnv>, error?: string, text?: string, warni
 ${saved === "created" ? notice("ok", "Team created.") : saved === "config" ? notice("ok", "Configuration saved.") : ""}
 ${warnings ? notice("error", `Saved, with warnings: ${warnings.join(" ")}`) : ""}
 ${record.ok ? "" : notice("error", record.message)}
-<p><a href="/dashboard/teams/${encodeURIComponent(team)}/usage">Usage</a> · <a href="/dashboard/audit?team=${encodeURIComponent(team)}">Audit</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/skills">Skills</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/sessions">Sessions</a> · <a href="/dashboard/approvals?team=${encodeURIComponent(team)}">Approvals</a></p>
+<p><a href="/dashboard/teams/${encodeURIComponent(team)}/usage">Usage</a> · <a href="/dashboard/audit?team=${encodeURIComponent(team)}">Audit</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/skills">Skills</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/sessions">Sessions</a> · <a href="/dashboard/approvals?team=${encodeURIComponent(team)}">Approvals</a> · <a href="/dashboard/teams/${encodeURIComponent(team)}/connections">Connections</a></p>
 <h2>Configuration</h2>
 <form method="post" action="/dashboard/teams/${encodeURIComponent(team)}">${csrfField(signIn)}
 <label>servers, allow, deny, limits, egress, pii, approvals, engine (JSON; checked as the admin API checks it) <textarea name="config" spellcheck="false">${config}</textarea></label>
