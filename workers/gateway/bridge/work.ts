@@ -9,7 +9,7 @@ import type { ApprovalGate } from "../approvals/gate";
 import { approvalNote } from "../approvals/policy";
 import { auditToolCall } from "../audit";
 import { searchTools, toolDefinition } from "../discovery/service";
-import { quoteName, ToolCallError } from "../discovery/tool-call-error";
+import { ToolCallError } from "../discovery/tool-call-error";
 import { withSkills } from "../discovery/with-skills";
 import { egressFetch } from "../egress/fetch";
 import type { ExecutionEvents } from "../execution/events";
@@ -17,12 +17,12 @@ import type { ExecutionLedger } from "../execution/ledger";
 import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
+import { nameOf, parseArgs, parseJson } from "./arguments";
 import { callTool } from "./call-tool";
 import { type ConnectAsker, requireConnection } from "./connect-ask";
 import { SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 
-const ToolName = z.string().min(1).max(300);
 const MAX_SEARCH_JSON = 10_000;
 const LiveLines = z.array(z.string()).max(LIVE_LOG_CAPS.lines);
 
@@ -264,43 +264,6 @@ export class BridgeWork {
         },
       };
     }
-  }
-}
-
-function nameOf(name: unknown, call: string): string {
-  const parsed = ToolName.safeParse(name);
-  if (!parsed.success) {
-    throw new ToolCallError(
-      "TypeError",
-      `${call}: name must be a string of 1 to 300 characters like "server.tool"`,
-    );
-  }
-  return parsed.data;
-}
-
-/** The arguments' JSON text, length-checked before it is parsed. */
-function parseArgs(toolName: string, argsJson: unknown, maxChars: number): unknown {
-  if (typeof argsJson !== "string") {
-    throw new ToolCallError("TypeError", `${toolName}: arguments must arrive as JSON text`);
-  }
-  if (argsJson.length > maxChars) {
-    throw new ToolCallError(
-      "LimitError",
-      `${quoteName(toolName)}: arguments are ${argsJson.length} characters of JSON; the limit is ${maxChars}. Pass less per call: split the data across calls (operator setting: EXEC_MAX_ARG_CHARS)`,
-    );
-  }
-  try {
-    return JSON.parse(argsJson);
-  } catch {
-    throw new ToolCallError("ValidationError", `Invalid arguments for ${toolName}: not JSON`);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ToolCallError("TypeError", "searchTools: options are not JSON");
   }
 }
 
