@@ -5,7 +5,7 @@ import { openConnect } from "../../workers/gateway/connections/connect";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import { forgetTeams } from "../../workers/gateway/teams/resolve";
 import { createOAuthUpstream, type OAuthUpstream } from "../fixtures/oauth-upstream";
-import { TEST_ADMIN_TOKEN } from "./keys";
+import { adminVia } from "./teams";
 
 /** The gateway's origin as the tests' browser and clients reach it. */
 export const GATEWAY = "https://gw.example.com";
@@ -30,12 +30,7 @@ export async function oauthTeam(team: string) {
     await waitOnExecutionContext(ctx);
     return res;
   };
-  const admin = (method: string, path: string, body?: unknown) =>
-    request(`/admin${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const admin = adminVia(request);
   const servers = {
     linear: { service: "OAUTHUP", auth: { type: "oauth" } },
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the config's own placeholder

@@ -7,11 +7,17 @@ const ADMIN = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "ap
 
 /** Calls the admin API with the tests' ADMIN_TOKEN. */
 export function admin(method: string, path: string, body?: unknown): Promise<Response> {
-  return request(`/admin${path}`, {
-    method,
-    headers: ADMIN,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  return adminVia(request)(method, path, body);
+}
+
+/** `admin` over another way of making requests (an app with its own env). */
+export function adminVia(send: (path: string, init: RequestInit) => Promise<Response>) {
+  return (method: string, path: string, body?: unknown): Promise<Response> =>
+    send(`/admin${path}`, {
+      method,
+      headers: ADMIN,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
 }
 
 /** Creates (or replaces) a team and one key for it; the gateway's team memo is cleared. */

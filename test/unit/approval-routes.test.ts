@@ -4,8 +4,7 @@ import type { ApprovalView } from "../../durable-objects/approvals/approval";
 import { createApp } from "../../workers/gateway/app";
 import { answerApprovals } from "../../workers/gateway/mcp/approval-questions";
 import type { RequestContext } from "../../workers/gateway/request/context";
-import { TEST_ADMIN_TOKEN } from "../helpers/keys";
-import { teamWithKey } from "../helpers/teams";
+import { adminVia, teamWithKey } from "../helpers/teams";
 import { deskHost, pending } from "./approval-desk-host";
 
 // The gateway reaches the instance named "desk" (workers/gateway/approvals/desk.ts).
@@ -20,12 +19,7 @@ async function request(path: string, init: RequestInit = {}): Promise<Response> 
   return res;
 }
 
-const admin = (method: string, path: string, body?: unknown) =>
-  request(`/admin${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const admin = adminVia(request);
 
 const errorOf = async (res: Response) =>
   ((await res.json()) as { error: { code: string; message: string } }).error;
