@@ -99,7 +99,7 @@ async function mcpClient(bearer: string, options: { modern?: boolean; connectsAs
   const wireFetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
     headers.set("Authorization", `Bearer ${bearer}`);
-    if (typeof init?.body === "string") posted.push(...[JSON.parse(init.body) as Posted].flat());
+    if (typeof init?.body === "string") posted.push(...[JSON.parse(init.body) as Posted | Posted[]].flat());
     return keep(String(url), await fetch(url, { ...init, headers }));
   };
   await client.connect(
@@ -110,7 +110,7 @@ async function mcpClient(bearer: string, options: { modern?: boolean; connectsAs
     const res = await client.callTool({ name: "execute", arguments: { code, timeoutMs: 60_000 } });
     return res.structuredContent as ExecuteResult;
   };
-  return { client, execute, posted, asked };
+  return { execute, posted, asked };
 }
 
 /** The connect link in an AuthorizationRequiredError's message, checked to be on the gateway's origin. */
