@@ -34,17 +34,20 @@ export function freePort() {
  *   persist "temp": a fresh state directory, removed on stop; otherwise the state is kept under
  *   `stateDir` (default: the first config's directory, as wrangler does), in the toolchain's
  *   localStateDir; echo: lines of wrangler's output to show.
+ *   Its answer's `stateDir` is where the worker's local state (KV, D1, Durable Objects) is kept.
  */
 export async function startWranglerDev(options = {}) {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const persistDir = options.persist === "temp" ? mkdtempSync(join(tmpdir(), "code-mcp-")) : undefined;
+  const stateDir =
+    persistDir ??
+    localStateDir(options.stateDir ?? resolve(root, dirname(options.configs?.[0] ?? "wrangler.toml")));
   const args = ["dev"];
   for (const config of options.configs ?? ["wrangler.toml"]) args.push("-c", config);
   const inspectorPort = await freePort();
   args.push("--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort));
-  const stateDir = options.stateDir ?? resolve(root, dirname(options.configs?.[0] ?? "wrangler.toml"));
-  args.push("--persist-to", persistDir ?? localStateDir(stateDir));
+  args.push("--persist-to", stateDir);
   if (options.envFile) args.push("--env-file", options.envFile);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   // A dev registry of its own unless the caller shares one (scripts/lib/stack.mjs): nothing of ours
@@ -100,7 +103,7 @@ export async function startWranglerDev(options = {}) {
         `wrangler dev exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail.join("\n")}`,
       );
     }
-    if (await live(deadline - Date.now())) return { url, port, inspectorPort, child, stop, tail };
+    if (await live(deadline - Date.now())) return { url, port, inspectorPort, child, stop, tail, stateDir };
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();

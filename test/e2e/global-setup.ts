@@ -20,6 +20,10 @@ declare module "vitest" {
     oauthDemoUrl: string;
     /** the engine the stack runs code with (E2E_ENGINE, default the deployment's: DEFAULT_ENGINE) */
     engine: Engine;
+    /** where the stack keeps its local state (KV, D1, Durable Objects): the gateway's, the sandbox host's */
+    stateDirs: string[];
+    /** the file the stack's wrangler output goes to */
+    stackLogPath: string;
   }
 }
 
@@ -97,6 +101,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("everythingUrl", everything.url);
   project.provide("everythingPid", everything.child.pid ?? 0);
   project.provide("oauthDemoUrl", wrangler.oauthDemo?.url ?? "");
+  const hostState = wrangler.sandboxHost.current()?.stateDir;
+  project.provide("stateDirs", [wrangler.gateway.stateDir, ...(hostState ? [hostState] : [])]);
+  project.provide("stackLogPath", logPath);
   return async () => {
     await wrangler.stop();
     everything.child.kill("SIGKILL");
