@@ -107,6 +107,8 @@ export interface ConnectionStoreApi {
     user: string,
     stateHash: string,
   ): Promise<FlowAnswer<{ server: string; verifier: string; discovery: string }>>;
+  /** Ends a pending flow of `user` unused (the user declined the link): the call waiting on it stops waiting. */
+  dropFlow(team: string, id: string, user: string): Promise<boolean>;
   userSecret(team: string, user: string, name: string): Promise<string | null>;
   /** Sets (or with null deletes) a user's secret; false when deleting one that did not exist. */
   setUserSecret(team: string, user: string, name: string, value: string | null): Promise<boolean>;

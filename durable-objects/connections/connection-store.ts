@@ -149,6 +149,11 @@ export class ConnectionStore extends DurableObject<ConnectionsEnv> implements Co
     return this.#parts.records.listUserSecrets(user);
   }
 
+  async dropFlow(team: string, id: string, user: string): Promise<boolean> {
+    this.#parts.base.check(team, user);
+    return this.#parts.flows.drop(id, user);
+  }
+
   async forgetUser(team: string, user: string): Promise<{ secrets: number; flows: number }> {
     this.#parts.base.check(team, user);
     return { secrets: this.#parts.records.forgetUserSecrets(user), flows: this.#parts.flows.forget(user) };

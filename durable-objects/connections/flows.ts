@@ -58,6 +58,11 @@ export class Flows {
     return { ok: true, user: row.user, server: row.server, expiresAt: row.expires_at };
   }
 
+  /** Deletes one pending flow of `user` (the user declined the link); false when there was none. */
+  drop(id: string, user: string): boolean {
+    return this.base.sql.exec("DELETE FROM flows WHERE id = ? AND user = ?", id, user).rowsWritten > 0;
+  }
+
   /** Deletes a user's pending flows; how many there were. */
   forget(user: string): number {
     return this.base.sql.exec("DELETE FROM flows WHERE user = ?", user).rowsWritten;

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { beginConnect, finishConnect, parseConnectState } from "../../workers/gateway/connections/connect";
+import { type ConnectAsker, requireConnection } from "../../workers/gateway/bridge/connect-ask";
+import {
+  beginConnect,
+  connectFlow,
+  finishConnect,
+  parseConnectState,
+} from "../../workers/gateway/connections/connect";
 import type { ConnectionTarget } from "../../workers/gateway/connections/store";
 import type { GatewayEnv } from "../../workers/gateway/env";
+import { answerApprovals } from "../../workers/gateway/mcp/approval-questions";
 import type { RequestContext } from "../../workers/gateway/request/context";
+import { CredentialsMissing } from "../../workers/gateway/upstreams/credentials";
 import { createOAuthUpstream, type OAuthUpstream } from "../fixtures/oauth-upstream";
 import { testContext } from "../helpers/context";
 import { execute } from "../helpers/execute";
@@ -54,6 +62,34 @@ async function follow(upstream: OAuthUpstream, ctx: RequestContext, link: string
 }
 
 describe("per-user upstream authorization on the call path (default engine)", () => {
+  it("a declined connect link ends the wait at once (2025 answer dropped the flow), with the link in the error", async () => {
+    const { as } = setUp();
+    const erin = as("erin");
+    const asked: string[] = [];
+    const started = Date.now();
+    const missing = new CredentialsMissing("linear", "authorization-required");
+    const asker: ConnectAsker = {
+      async ask(question) {
+        asked.push(question.id);
+        // The client answers `decline` in another request: answerApprovals drops the flow.
+        setTimeout(() => {
+          void answerApprovals(erin, [
+            { jsonrpc: "2.0", id: `connect_${question.id}`, result: { action: "decline" } },
+          ]);
+        }, 100);
+      },
+    };
+    await expect(
+      requireConnection(erin, missing, "linear.whoami", { asker, deadline: Date.now() + 20_000 }),
+    ).rejects.toMatchObject({
+      name: "AuthorizationRequiredError",
+      message: expect.stringContaining("/connect/default/cf_"),
+    });
+    expect(asked).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(await connectFlow(erin.env, erin.team, erin.user, asked[0] ?? "")).toMatchObject({ ok: false });
+  });
+
   it("asks each user to connect with a link to the gateway's own page, then calls as that user", async () => {
     const { upstream, as } = setUp();
     const ana = as("ana@example.com");

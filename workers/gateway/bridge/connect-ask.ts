@@ -1,4 +1,4 @@
-import { openConnect } from "../connections/connect";
+import { connectFlow, openConnect } from "../connections/connect";
 import { listConnections } from "../connections/disconnect";
 import { connectLink } from "../connections/link";
 import { connectionStore } from "../connections/store";
@@ -60,7 +60,7 @@ export async function requireConnection(
     const withdraw = new AbortController();
     await asker.ask(question, withdraw.signal);
     try {
-      if (await connected(ctx, missing, wait)) return true;
+      if (await connected(ctx, missing, flow.id, wait)) return true;
     } finally {
       withdraw.abort();
       asker.done?.(question);
@@ -73,10 +73,16 @@ export async function requireConnection(
 async function connected(
   ctx: RequestContext,
   missing: CredentialsMissing,
+  flowId: string,
   wait: { signal?: AbortSignal | undefined; deadline: number },
 ): Promise<boolean> {
+  /** polls in a row that found the flow gone without a connection (a finished flow leaves one) */
+  let gone = 0;
   while (Date.now() + POLL_MS < wait.deadline && !wait.signal?.aborted) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    // The user declined the link (its flow was dropped), or it expired: no point waiting longer.
+    const flow = await connectFlow(ctx.env, ctx.team, ctx.user, flowId);
+    gone = flow.ok ? 0 : gone + 1;
     if (missing.reason === "secret-missing") {
       // The secret is read again by the retried call; the page sets it before it says "done".
       const value = await connectionStore(ctx.env, ctx.team).userSecret(
@@ -85,10 +91,12 @@ async function connected(
         missing.secret ?? "",
       );
       if (value !== null) return true;
+      if (gone >= 2) return false;
       continue;
     }
     const mine = await listConnections(ctx.env, ctx.team, ctx.user);
     if (mine.some((c) => c.server === missing.server && c.status === "connected")) return true;
+    if (gone >= 2) return false;
   }
   return false;
 }

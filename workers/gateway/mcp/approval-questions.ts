@@ -12,7 +12,7 @@ import type { ApprovalAsker, ApprovalQuestion } from "../approvals/asker";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../request/context";
 import type { ClientLink } from "./client-link";
-import { CONNECT_QUESTION_ID } from "./connect-questions";
+import { CONNECT_QUESTION_ID, declineConnect } from "./connect-questions";
 import { asSpec } from "./spec";
 
 const APPROVAL_ID = /^apr_[0-9a-f]{24}$/;
@@ -134,8 +134,13 @@ export async function answerApprovals(ctx: RequestContext, messages: unknown[]):
   for (const message of messages) {
     const id = (message as { id?: unknown } | null)?.id;
     const isResponse = typeof message === "object" && message !== null && !("method" in message);
-    // A client's answer to a connect question: the call waits for the connection itself.
-    if (typeof id === "string" && isResponse && CONNECT_QUESTION_ID.test(id)) continue;
+    // A client's answer to a connect question: the call waits for the connection itself, unless
+    // the person declined (or the client could not ask): then the link is dropped and it stops.
+    if (typeof id === "string" && isResponse && CONNECT_QUESTION_ID.test(id)) {
+      const answer = asSpec("ElicitResult", asSpec("JSONRPCResultResponse", message)?.result);
+      if (answer?.action !== "accept") answers.push(declineConnect(ctx, id.slice("connect_".length)));
+      continue;
+    }
     const isAnswer = typeof id === "string" && APPROVAL_ID.test(id) && isResponse;
     if (!isAnswer) {
       rest.push(message);

@@ -1,5 +1,7 @@
 import type { RequestId } from "@modelcontextprotocol/server";
 import type { ConnectAsker } from "../bridge/connect-ask";
+import { connectionStore } from "../connections/store";
+import type { RequestContext } from "../request/context";
 import type { ClientLink } from "./client-link";
 
 /** JSON-RPC ids of the gateway's connect questions: `connect_<flow id>` (answers are dropped). */
@@ -42,4 +44,14 @@ export function urlConnectAsker(link: ClientLink, requestId: RequestId): Connect
         .catch(() => {});
     },
   };
+}
+
+/**
+ * The person declined a connect link (or their client could not show it): its flow is dropped, so
+ * the call waiting on it stops at once with the AuthorizationRequiredError that carries the link.
+ */
+export async function declineConnect(ctx: RequestContext, flowId: string): Promise<void> {
+  await connectionStore(ctx.env, ctx.team)
+    .dropFlow(ctx.team, flowId, ctx.user)
+    .catch(() => false);
 }

@@ -14,9 +14,11 @@ import type { RequestContext } from "../../request/context";
 import type { RunEvent, RunStatus } from "../../runs/run-event";
 import { detachedRun, isRunId, newRunId } from "../../runs/run-stub";
 import { APPROVAL_ANSWER, INPUT_KEY } from "../approval-questions";
+import { declineConnect } from "../connect-questions";
 import { toToolResult } from "../execute-answer";
 import { mcpChannel, type RequestLink } from "../execute-channel";
-import { asksByRoundTrip, failure, type RoundState, runAnswer } from "../round-trip";
+import { asksByRoundTrip, CONNECT_KEY, failure, type RoundState, runAnswer } from "../round-trip";
+import { asSpec } from "../spec";
 import { clientDeclaresTasks, requestDeclaresTasks, taskView } from "../tasks";
 
 const DESCRIPTION = `Run TypeScript (default) or JavaScript in a fresh sandbox; returns { result, logs, error?, stats }.
@@ -122,7 +124,12 @@ export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext,
       ctx.team,
     );
   }
-  // A connect link needs no answer here: the run waits for the connection in the store.
+  // A connect link needs no answer here (the run waits for the connection in the store), unless
+  // the person declined it: then the run stops waiting.
+  if (state.question.startsWith("cf_")) {
+    const answer = asSpec("ElicitResult", extra.mcpReq.inputResponses?.[CONNECT_KEY]);
+    if (answer?.action !== "accept") await declineConnect(ctx, state.question);
+  }
   const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.question, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
