@@ -85,7 +85,8 @@ describe("npm run admin", () => {
 
     const listed = await admin(["keys", "list", TEAM]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+ci\\s+${key!.slice(0, 10)}`, "m"));
+    // id, name, user (a key without one is its own user: its id), prefix
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+ci\\s+${id}\\s+${key!.slice(0, 10)}`, "m"));
     expect(listed.stdout).not.toContain(key);
 
     const revoked = await admin(["keys", "revoke", id!]);
