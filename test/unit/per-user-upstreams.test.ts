@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type ConnectAsker, requireConnection } from "../../workers/gateway/bridge/connect-ask";
 import {
@@ -10,6 +11,7 @@ import type { ConnectionTarget } from "../../workers/gateway/connections/store";
 import type { GatewayEnv } from "../../workers/gateway/env";
 import { answerApprovals } from "../../workers/gateway/mcp/approval-questions";
 import type { RequestContext } from "../../workers/gateway/request/context";
+import { forgetMemo } from "../../workers/gateway/upstreams/cache";
 import { CredentialsMissing } from "../../workers/gateway/upstreams/credentials";
 import { createOAuthUpstream, type OAuthUpstream } from "../fixtures/oauth-upstream";
 import { testContext } from "../helpers/context";
@@ -111,6 +113,28 @@ describe("per-user upstream authorization on the call path (default engine)", ()
     const seen = upstream.bearers.length;
     expect((await execute(ana, { code: WHOAMI })).result).toMatchObject({ user: "ana@example.com" });
     expect(upstream.bearers.length).toBeGreaterThan(seen);
+  });
+
+  it("the team's last-seen list is rewritten only by a newer list, not by each member's own in turn", async () => {
+    const { as } = setUp();
+    const seenList = async () => {
+      const listed = await env.SCHEMA_CACHE.list({ prefix: "tools:v1:default:linear:" });
+      const key = listed.keys.map((k) => k.name).find((name) => !name.includes(":u:"));
+      return key ? ((await env.SCHEMA_CACHE.get(key, "json")) as { fetchedAt: number }).fetchedAt : 0;
+    };
+    const [fay, gus] = [as("fay"), as("gus")];
+    for (const user of [fay, gus]) {
+      const asked = (await execute(user, { code: WHOAMI })).result as { message: string };
+      const link = /(http:\/\/localhost\/connect\/default\/cf_[\w-]+)/.exec(asked.message)?.[1] ?? "";
+      expect(await follow(upstream, user, link)).toMatchObject({ ok: true });
+      await execute(user, { code: WHOAMI }); // fetches (and caches) this user's own list
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const newest = await seenList();
+    forgetMemo();
+    await execute(fay, { code: `return (await searchTools("who")).total;` }); // fay's own list is older
+    forgetMemo();
+    expect(await seenList()).toBe(newest);
   });
 
   it("search_tools says the server is not connected for a user who has not connected", async () => {

@@ -105,8 +105,9 @@ async function serverTools(
     if (missing) return needs(missing);
     throw err;
   }
-  if (own.entry && own.entry.fetchedAt > 0 && own.entry.fetchedAt !== seen?.fetchedAt) {
-    // What this member saw becomes the team's list for members not connected yet (and public ones for all).
+  if (own.entry && own.entry.fetchedAt > (seen?.fetchedAt ?? 0)) {
+    // What this member saw becomes the team's list for members not connected yet (and public ones for
+    // all), when it is newer: two members' lists never take turns rewriting it on every request.
     deps.waitUntil(writeEntry(deps.kv, key, own.entry, deps.ttlSeconds));
   }
   return own;
