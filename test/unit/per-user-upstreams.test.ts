@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { Engine } from "../../shared/contract/engine";
 import { type ConnectAsker, requireConnection } from "../../workers/gateway/bridge/connect-ask";
 import {
   beginConnect,
@@ -21,14 +22,15 @@ import { execute } from "../helpers/execute";
 const upstream = createOAuthUpstream({ origin: "https://linear_up.internal" });
 
 /** A team whose server `linear` is OAuth-only (the Node test upstream, reached as a service binding). */
-function setUp() {
+function setUp(engine?: Engine) {
   const servers = { linear: { service: "LINEAR_UP", auth: { type: "oauth" } } };
-  const base = testContext({}, {
+  const overrides = {
     MCP_SERVERS: JSON.stringify(servers),
     LINEAR_UP: {
       fetch: (input: RequestInfo, init?: RequestInit) => upstream.fetch(new Request(input, init)),
     },
-  } as unknown as Partial<GatewayEnv>);
+  } as unknown as Partial<GatewayEnv>;
+  const base = testContext({}, overrides, engine);
   const as = (user: string): RequestContext => ({ ...base, user, team: "default" });
   return { upstream, as };
 }
@@ -113,6 +115,12 @@ describe("per-user upstream authorization on the call path (default engine)", ()
     const seen = upstream.bearers.length;
     expect((await execute(ana, { code: WHOAMI })).result).toMatchObject({ user: "ana@example.com" });
     expect(upstream.bearers.length).toBeGreaterThan(seen);
+
+    // The default engine and the isolate engine answer the same code the same way, as the same user.
+    const onIsolate = setUp("isolate").as("ana@example.com");
+    expect((await execute(onIsolate, { code: WHOAMI })).result).toEqual(
+      (await execute(ana, { code: WHOAMI })).result,
+    );
   });
 
   it("the team's last-seen list is rewritten only by a newer list, not by each member's own in turn", async () => {
