@@ -189,6 +189,7 @@ async function main() {
         adminToken: ADMIN_TOKEN,
         group,
         requests: Math.min(REQUESTS, 200),
+        chunks: CHUNKS,
         codemode: gw,
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { workerdCpuNs } from "./cpu.mjs";
 import { percentile } from "./stats.mjs";
 
-const QUIET_MS = 400;
+export const QUIET_MS = 400;
 const OFFSETS_MS = [0, 25, 50, 110, 200, QUIET_MS];
 
 /** @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o */
