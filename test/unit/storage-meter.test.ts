@@ -6,9 +6,14 @@ import { TEST_ADMIN_TOKEN } from "../helpers/keys";
 import { teamWithKey } from "../helpers/teams";
 
 /** The Worker's own fetch (index.ts, where env is metered), with `vars` over the test bindings. */
-async function send(vars: Record<string, string>, path: string, init: RequestInit = {}): Promise<Response> {
+async function send(
+  vars: Record<string, string>,
+  path: string,
+  init: RequestInit<IncomingRequestCfProperties> = {},
+): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`http://gateway${path}`, init), { ...env, ...vars }, ctx);
+  const request = new Request<unknown, IncomingRequestCfProperties>(`http://gateway${path}`, init);
+  const res = await worker.fetch(request, { ...env, ...vars }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
