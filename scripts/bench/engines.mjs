@@ -126,7 +126,7 @@ export async function runEngines({ base, adminToken, group, requests, chunks, co
     `compute (a 10^7-iteration loop, p50 of 3): quickjs ${compute[0].toFixed(0)} ms, isolate ${compute[1].toFixed(0)} ms: ${(compute[0] / compute[1]).toFixed(0)}x`,
   );
   const costs = await costLines({ rows, since });
-  return { rows, taskRatio, costs };
+  return { rows, taskRatio, computeRatio: compute[0] / compute[1], costs };
 }
 
 /** The cost line of each path (and, for the gateway's, what it would be without KV and Durable Objects). */

@@ -171,6 +171,7 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
   );
   const ratios = [];
   const modernRatios = [];
+  const levelsVsCodemode = [];
   console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms", "JS ms"));
   for (const concurrency of levels) {
     const results = [];
@@ -191,6 +192,7 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
       console.log(line(paths[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
     }
     const [mcp, , cm, modern] = results;
+    levelsVsCodemode.push({ concurrency, p50: mcp.p50 / cm.p50, perSecond: mcp.perSecond / cm.perSecond });
     modernRatios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(modern.p50 / cm.p50).toFixed(2)}x (${modern.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(modern.perSecond / cm.perSecond).toFixed(2)}x; vs 2025 MCP p50 ` +
@@ -210,4 +212,5 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
     "gateway MCP 2026-07-28 (stateless, through the SDK's handler) vs codemode executor, and vs 2025 MCP",
   );
   console.log(modernRatios.join("\n"));
+  return levelsVsCodemode;
 }

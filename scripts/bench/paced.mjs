@@ -36,4 +36,5 @@ export async function runPaced({ paths, group, rounds }) {
       `${path.name.padEnd(32)}${cpu[i].map((xs) => percentile(xs, 50).toFixed(2).padStart(10)).join("")}`,
     );
   }
+  return paths.map((path, i) => ({ name: path.name, cpuMs: percentile(cpu[i].at(-1), 50) }));
 }
