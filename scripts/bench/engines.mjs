@@ -3,9 +3,11 @@
 // Two teams of their own (engine quickjs, engine isolate), so the gateway's own count of Dynamic
 // Workers (GET /v1/audit/usage: each `load` one, each warm worker's id once per day) covers only
 // this section's executions. Per engine: trivial code at c=1 and c=10, the README demo task (the
-// code of section 3, 491 open tickets), and the workerd CPU per execution over those runs (/proc).
-// codemode's DynamicWorkerExecutor calls `loader.load()` for every execution (its dist/index.js):
-// one Dynamic Worker per execution, counted as such.
+// code of section 3, 491 open tickets), and the workerd CPU per execution over those runs (/proc),
+// every run with its paths in turns (section 1's `interleaved`, each window open QUIET_MS after its
+// last answer). codemode's DynamicWorkerExecutor calls `loader.load()` for every execution (its
+// dist/index.js): one Dynamic Worker per execution, counted as such. KV operations and Durable
+// Object requests: the gateway's own count (cost.mjs).
 import { admin } from "./admin-api.mjs";
 import {
   costLine,
@@ -92,7 +94,7 @@ export async function runEngines({ base, adminToken, group, requests, chunks, co
     await interleaved(paths, 1, { requests, ...window }, group),
     await interleaved(paths, 10, { requests, ...window }, group),
   );
-  const one = { chunks: 10, perSlot: 1 }; // one execution per path in turn
+  const one = { chunks: 10, perSlot: 1, settleMs: QUIET_MS }; // one execution per path in turn
   const taskPaths = engines.map((e) => ({
     name: `${e.name} demo task`,
     call: () => e.gw.post("/v1/execute", { code: DEMO_TASK, timeoutMs: 60_000 }),
@@ -119,7 +121,7 @@ export async function runEngines({ base, adminToken, group, requests, chunks, co
     call: () => e.gw.post("/v1/execute", { code: loop, timeoutMs: 60_000 }),
     check: Number.isInteger,
   }));
-  const compute = (await interleaved(loops, 1, { requests: 3, chunks: 3, perSlot: 1 }, group)).map(
+  const compute = (await interleaved(loops, 1, { ...one, requests: 3, chunks: 3 }, group)).map(
     (r) => summarize(r).p50,
   );
   console.log(
