@@ -38,7 +38,7 @@ const LINES = [
     6,
     ({ python: { quickjs: q, isolate: i } }) =>
       `Python on quickjs: first execution ${ms(q.first)}, then p50 ${ms(q.paced)} at an agent's pace, ` +
-      `${ms(q.backToBack)} back to back; on isolate ${ms(i.paced)} (README "Python")`,
+      `${ms(q.backToBack)} back to back; on isolate ${ms(i.backToBack)} back to back, ${ms(i.paced)} paced (README "Python")`,
   ],
   [
     9,
