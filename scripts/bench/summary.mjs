@@ -71,7 +71,7 @@ export function printSummary(figures, sections, startedOn) {
   console.log(
     `\n== The README's figures, all from this run (sections ${[...sections].sort((a, b) => a - b).join(",")})`,
   );
-  console.log(`machine: ${startedOn} at the start; load average ${load()} at the end`);
+  console.log(`machine: ${startedOn} at the start, ${load()} at the end`);
   for (const [section, line] of LINES) {
     console.log(`  [${section}] ${sections.has(section) ? line(figures) : "not run (BENCH_SECTIONS)"}`);
   }
