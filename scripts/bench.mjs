@@ -17,7 +17,9 @@
 //      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency;
 //   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs);
 //   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
-//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs).
+//      README demo task, and the cost lines (Dynamic Workers, KV and Durable Object calls, $ per 1,000
+//      executions) (engines.mjs, cost.mjs);
+// and last, every figure README.md quotes, from this run, with the machine's cores (summary.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
@@ -53,6 +55,7 @@ import { runPrivacy } from "./bench/privacy.mjs";
 import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
+import { machine, printSummary } from "./bench/summary.mjs";
 import { root } from "./lib/root.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
 
@@ -123,9 +126,13 @@ function fail(message) {
 const version = (pkg) => JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"))).version;
 
 async function main() {
+  const startedOn = machine();
+  console.log(`machine: ${startedOn}`);
   console.log(
     "starting server-everything and wrangler dev (bench-codemode + gateway + demo upstream in one workerd)...",
   );
+  /** each section's result, for the summary of the README's figures */
+  const figures = {};
   const stack = await startStack({
     apiKey: API_KEY,
     adminToken: ADMIN_TOKEN,
@@ -152,7 +159,7 @@ async function main() {
 
   if (SECTIONS.has(1)) {
     const paths = latencyPaths(gw, gatewayCode);
-    await runLatency({
+    figures.latency = await runLatency({
       paths,
       group,
       levels: LEVELS,
@@ -169,33 +176,37 @@ async function main() {
       label: "distinct trivial code",
     });
     const paced = [paths[0], paths[2]].map((path) => ({ name: path.name, call: () => path.call(0) }));
-    await runPaced({ paths: paced, group, rounds: PACED_ROUNDS });
+    figures.paced = await runPaced({ paths: paced, group, rounds: PACED_ROUNDS });
   }
 
   const session = await gw.openMcpSession();
   const everythingClient = await connectClient(stack.everything.url);
   try {
     if (SECTIONS.has(2) || SECTIONS.has(3)) {
-      const { tier1Tokens, demo } = await runDefinitions({ gw, session, everythingClient });
-      if (SECTIONS.has(3)) await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
+      figures.definitions = await runDefinitions({ gw, session, everythingClient });
+      const { tier1Tokens, demo } = figures.definitions;
+      if (SECTIONS.has(3))
+        figures.scenario = await runScenario({ gw, session, tier1Tokens, demoDefinitions: demo });
     }
     if (SECTIONS.has(4)) await runOverhead({ gw, everythingClient, calls: TOOL_CALLS });
     if (SECTIONS.has(5)) await runPrivacy({ base: stack.base, apiKey: API_KEY, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(7)) await runDiscovery({ base: stack.base, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(8)) await runAnswers({ base: stack.base, adminToken: ADMIN_TOKEN });
     if (SECTIONS.has(9))
-      await runEngines({
+      figures.engines = await runEngines({
         base: stack.base,
         adminToken: ADMIN_TOKEN,
         group,
         requests: Math.min(REQUESTS, 200),
+        chunks: CHUNKS,
         codemode: gw,
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
-    if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });
+    if (SECTIONS.has(6)) figures.python = await runPython({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {
     await everythingClient.close().catch(() => {});
   }
+  printSummary(figures, SECTIONS, startedOn);
 }
 
 let interrupted = false;

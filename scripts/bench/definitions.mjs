@@ -45,7 +45,7 @@ function corpusServers() {
   return corpus.servers;
 }
 
-/** Prints the table; resolves to what later sections reuse. */
+/** Prints the table; resolves to what later sections reuse and the corpus figures the README quotes. */
 export async function runDefinitions({ gw, session, everythingClient }) {
   const tier1 = await tier1Tools(gw, session);
   const tier1Tokens = tokensOf(tier1);
@@ -88,7 +88,11 @@ export async function runDefinitions({ gw, session, everythingClient }) {
       `${perServer.filter((s) => s.tokens > tier1Tokens).length} of ${perServer.length} servers alone exceed tier-1`,
   );
   await printAnswerSizes(gw, demo);
-  return { tier1Tokens, demo };
+  return {
+    tier1Tokens,
+    demo,
+    corpus: { servers: servers.length, tools: corpus.length, tokens: tokensOf(corpus) },
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 // Section 1 of `npm run bench`: latency, throughput and CPU per execution of trivial code at each
 // concurrency level, on each path (gateway MCP and REST, codemode's executor, gateway MCP 2026-07-28),
-// the paths taking turns in chunks (scripts/bench.mjs lists the variables that size it).
+// the paths taking turns in chunks (scripts/bench.mjs lists the variables that size it). Section 9
+// (engines.mjs) runs its paths with the same `interleaved`.
+import { setTimeout as sleep } from "node:timers/promises";
 import { cpuPer, groupCpu, mainThreadPer, workerdMainThreadNs } from "./cpu.mjs";
 import { summarize } from "./stats.mjs";
 
@@ -45,32 +47,45 @@ export function latencyPaths(gw, code) {
   ];
 }
 
-/** `count` executions on `path`, `concurrency` at a time: latencies, seconds, CPU per execution. */
-async function measure(path, concurrency, count, group) {
+/**
+ * `count` executions on `path`, `concurrency` at a time: latencies, seconds, CPU per execution. Each
+ * answer must pass `path.check` (default: the result is 2). With `settleMs`, the CPU window (and
+ * `counters`, cumulative figures read before and after) stays open that long after the last answer,
+ * so work the path defers past its answers is counted on it, not on the next path.
+ */
+export async function measure(path, concurrency, count, group, { settleMs = 0, counters } = {}) {
+  const check = path.check ?? ((result) => result === 2);
   const latencies = [];
   let issued = 0;
-  const started = performance.now();
   const drive = async (slot) => {
     while (issued < count) {
       issued++;
       const t0 = performance.now();
       const out = await path.call(slot);
       latencies.push(performance.now() - t0);
-      if (out?.result !== 2 || out.error) {
+      if (out?.error || !check(out?.result)) {
         const { headers: _, ...shown } = out ?? {};
-        throw new Error(`${path.name}: expected result 2, got ${JSON.stringify(shown).slice(0, 400)}`);
+        throw new Error(`${path.name}: unexpected answer ${JSON.stringify(shown).slice(0, 400)}`);
       }
     }
   };
+  const countersBefore = await counters?.();
   const cpuBefore = groupCpu(group);
   const threadBefore = workerdMainThreadNs(group);
+  const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, (_, slot) => drive(slot)));
-  return {
+  const seconds = (performance.now() - started) / 1000;
+  if (settleMs > 0) await sleep(settleMs);
+  const measured = {
     latencies,
-    seconds: (performance.now() - started) / 1000,
+    seconds,
     cpu: cpuPer(cpuBefore, groupCpu(group), latencies.length),
     jsThread: mainThreadPer(threadBefore, workerdMainThreadNs(group), latencies.length),
   };
+  if (!counters) return measured;
+  const after = await counters();
+  const delta = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (countersBefore[k] ?? 0)]));
+  return { ...measured, counters: delta };
 }
 
 /**
@@ -79,24 +94,36 @@ async function measure(path, concurrency, count, group) {
  * during the level weighs on every path alike. A chunk holds at least four requests per concurrent
  * slot (so ramp-up and drain stay small): at c=50 that is 200, so the level runs 4 × 200 per path
  * (it ran one chunk of 200 before, whose ratio moved ±0.05× between runs). Per path: all
- * latencies, the seconds its chunks took, workerd CPU ms per execution.
+ * latencies, the seconds its chunks took, workerd CPU ms per execution (and the sum of each
+ * `counters` figure's change over its chunks). `perSlot` lowers the four requests per slot (section 9
+ * alternates its demo task one execution at a time); `settleMs` and `counters` go to `measure`.
  */
-async function interleaved(paths, concurrency, { requests, chunks }, group) {
-  const chunk = Math.max(Math.ceil(requests / chunks), concurrency * 4);
+export async function interleaved(paths, concurrency, { requests, chunks, perSlot = 4, ...window }, group) {
+  const chunk = Math.max(Math.ceil(requests / chunks), concurrency * perSlot);
   const total = chunk * chunks;
-  const totals = paths.map(() => ({ latencies: [], seconds: 0, cpuMs: 0, jsThreadMs: 0, chunkRates: [] }));
+  const totals = paths.map(() => ({
+    latencies: [],
+    seconds: 0,
+    cpuMs: 0,
+    jsThreadMs: 0,
+    chunkRates: [],
+    counters: {},
+  }));
   for (let done = 0, round = 0; done < total; done += chunk, round++) {
     const count = Math.min(chunk, total - done);
     // The order turns every chunk, so no path always follows the same one (whose leftover
     // background work, such as the gateway's audit write, would otherwise always land on it).
     for (let k = 0; k < paths.length; k++) {
       const i = (k + round) % paths.length;
-      const measured = await measure(paths[i], concurrency, count, group);
-      totals[i].latencies.push(...measured.latencies);
-      totals[i].seconds += measured.seconds;
-      totals[i].chunkRates.push(measured.latencies.length / measured.seconds);
-      totals[i].cpuMs += measured.cpu.workerd * measured.latencies.length;
-      totals[i].jsThreadMs += measured.jsThread * measured.latencies.length;
+      const measured = await measure(paths[i], concurrency, count, group, window);
+      const t = totals[i];
+      t.latencies.push(...measured.latencies);
+      t.seconds += measured.seconds;
+      t.chunkRates.push(measured.latencies.length / measured.seconds);
+      t.cpuMs += measured.cpu.workerd * measured.latencies.length;
+      t.jsThreadMs += measured.jsThread * measured.latencies.length;
+      for (const [name, n] of Object.entries(measured.counters ?? {}))
+        t.counters[name] = (t.counters[name] ?? 0) + n;
     }
   }
   return totals.map((t) => ({
@@ -105,6 +132,7 @@ async function interleaved(paths, concurrency, { requests, chunks }, group) {
     cpu: t.cpuMs / t.latencies.length,
     jsThread: t.jsThreadMs / t.latencies.length,
     chunkRates: t.chunkRates,
+    counters: t.counters,
   }));
 }
 
@@ -143,6 +171,7 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
   );
   const ratios = [];
   const modernRatios = [];
+  const levelsVsCodemode = [];
   console.log(line("path", "conc", "p50 ms", "p90 ms", "p99 ms", "exec/s", "CPU ms", "JS ms"));
   for (const concurrency of levels) {
     const results = [];
@@ -163,6 +192,7 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
       console.log(line(paths[i].name, concurrency, s.p50, s.p90, s.p99, s.perSecond, s.cpu, s.jsThread));
     }
     const [mcp, , cm, modern] = results;
+    levelsVsCodemode.push({ concurrency, p50: mcp.p50 / cm.p50, perSecond: mcp.perSecond / cm.perSecond });
     modernRatios.push(
       `  c=${String(concurrency).padEnd(3)} p50 ${(modern.p50 / cm.p50).toFixed(2)}x (${modern.p50.toFixed(1)} vs ` +
         `${cm.p50.toFixed(1)} ms), exec/s ${(modern.perSecond / cm.perSecond).toFixed(2)}x; vs 2025 MCP p50 ` +
@@ -182,4 +212,5 @@ export async function runLatency({ paths, group, levels, requests, warmup, chunk
     "gateway MCP 2026-07-28 (stateless, through the SDK's handler) vs codemode executor, and vs 2025 MCP",
   );
   console.log(modernRatios.join("\n"));
+  return levelsVsCodemode;
 }

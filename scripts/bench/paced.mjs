@@ -6,7 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { workerdCpuNs } from "./cpu.mjs";
 import { percentile } from "./stats.mjs";
 
-const QUIET_MS = 400;
+export const QUIET_MS = 400;
 const OFFSETS_MS = [0, 25, 50, 110, 200, QUIET_MS];
 
 /** @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o */
@@ -36,4 +36,5 @@ export async function runPaced({ paths, group, rounds }) {
       `${path.name.padEnd(32)}${cpu[i].map((xs) => percentile(xs, 50).toFixed(2).padStart(10)).join("")}`,
     );
   }
+  return paths.map((path, i) => ({ name: path.name, cpuMs: percentile(cpu[i].at(-1), 50) }));
 }

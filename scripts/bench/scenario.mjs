@@ -148,4 +148,5 @@ export async function runScenario({ gw, session, tier1Tokens, demoDefinitions })
   console.log(`same answer both ways${d.tied ? " (a tie at rank 5, broken by customer id)" : ""}:`);
   for (const [i, a] of d.answer.entries())
     console.log(`  ${i + 1}. ${a.name} <${a.email}> (${a.id}): ${a.openTickets} open tickets`);
+  return { codeTotal, directTotal, tickets: d.tickets };
 }

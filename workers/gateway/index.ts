@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { meteredEnv } from "./timing/storage-meter";
 
 export { ApprovalDesk } from "../../durable-objects/approvals/approval-desk";
 export { AuditLog } from "../../durable-objects/audit/audit-log";
@@ -11,5 +12,6 @@ export { DetachedRun } from "./runs/detached-run";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  // PHASE_TIMING (`npm run bench`) counts KV and Durable Object calls; otherwise env is passed as is.
+  fetch: (request, env, ctx) => app.fetch(request, meteredEnv(env), ctx),
 } satisfies ExportedHandler<Env>;

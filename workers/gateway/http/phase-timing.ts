@@ -3,11 +3,13 @@ import { loadConfig } from "../config";
 import { sameSecret } from "../context/api-key";
 import { adminToken } from "../env";
 import { PhaseClock } from "../timing/clock";
+import { storageCalls } from "../timing/storage-meter";
 import type { AppEnv } from "./app-env";
 
 /**
  * With PHASE_TIMING=on (never in wrangler.toml; `npm run bench` sets it), a request whose
- * `X-Phase-Timing` header is the ADMIN_TOKEN gets a `Server-Timing` header with its phases. Any other
+ * `X-Phase-Timing` header is the ADMIN_TOKEN gets a `Server-Timing` header with its phases, and
+ * `X-Storage-Calls`: the KV and Durable Object calls this isolate made so far (timing/storage-meter.ts). Any other
  * request, and every request while PHASE_TIMING is off, is served exactly as without this.
  */
 export const phaseTiming: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -20,4 +22,5 @@ export const phaseTiming: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("clock", clock);
   await next();
   c.res.headers.set("Server-Timing", clock.header());
+  c.res.headers.set("X-Storage-Calls", JSON.stringify(storageCalls()));
 };
