@@ -110,7 +110,7 @@ async function afterAnswer(gw, session, group, code) {
     for (const [k, ms] of cpu.entries()) reads[k].push(k === 0 ? ms : ms - cpu[k - 1]);
   }
   const held = [
-    "up to the answer (the execution; a warm worker's next interpreter, made a macrotask after its report, mostly lands here)",
+    "the execution (a warm worker's next interpreter, made a macrotask after its report, mostly lands here too)",
     "the warm worker's memory zeroing and next interpreter, when after the answer",
     "the lease's return (20 ms after the execution ends, admission/leases.ts)",
     "the audit write and the limiter's write-behind (100 ms windows: audit/record.ts, rate-limiter.ts)",
