@@ -9,6 +9,27 @@ import { percentile } from "./stats.mjs";
 export const QUIET_MS = 400;
 const OFFSETS_MS = [0, 25, 50, 110, 200, QUIET_MS];
 
+/**
+ * One execution after QUIET_MS of quiet: the workerd CPU ms it caused, read at each of `offsets` (ms
+ * after its answer). `call` resolves to the execution's result object, which must be 2.
+ * @param {{ name: string, call: () => Promise<{ result?: unknown } | undefined> }} path
+ * @param {number} group
+ * @param {number[]} offsets
+ */
+export async function causedCpu(path, group, offsets) {
+  await sleep(QUIET_MS);
+  const before = workerdCpuNs(group);
+  const out = await path.call();
+  if (out?.result !== 2) throw new Error(`${path.name}: expected result 2, got ${JSON.stringify(out)}`);
+  const answered = performance.now();
+  const cpu = [];
+  for (const offset of offsets) {
+    await sleep(Math.max(0, answered + offset - performance.now()));
+    cpu.push((workerdCpuNs(group) - before) / 1e6);
+  }
+  return cpu;
+}
+
 /** @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o */
 export async function runPaced({ paths, group, rounds }) {
   console.log(
@@ -18,16 +39,7 @@ export async function runPaced({ paths, group, rounds }) {
   const cpu = paths.map(() => OFFSETS_MS.map(() => []));
   for (let round = 0; round < rounds; round++) {
     for (const i of paths.map((_, k) => k).sort(() => Math.random() - 0.5)) {
-      await sleep(QUIET_MS);
-      const before = workerdCpuNs(group);
-      const out = await paths[i].call();
-      if (out?.result !== 2)
-        throw new Error(`${paths[i].name}: expected result 2, got ${JSON.stringify(out)}`);
-      const answered = performance.now();
-      for (const [k, offset] of OFFSETS_MS.entries()) {
-        await sleep(Math.max(0, answered + offset - performance.now()));
-        cpu[i][k].push((workerdCpuNs(group) - before) / 1e6);
-      }
+      for (const [k, ms] of (await causedCpu(paths[i], group, OFFSETS_MS)).entries()) cpu[i][k].push(ms);
     }
   }
   console.log(`${"path".padEnd(32)}${OFFSETS_MS.map((o) => `+${o} ms`.padStart(10)).join("")}`);

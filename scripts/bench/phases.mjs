@@ -2,7 +2,9 @@
 // answers requests carrying `X-Phase-Timing: <ADMIN_TOKEN>` with a Server-Timing header (wall ms per
 // phase). CPU per phase: the same requests with `X-Phase-Repeat: <phase>:K` run that phase K extra
 // times; the CPU the workerd processes used per request (from /proc) minus the plain run's, over K.
+// Then the work an execute leaves for after its answer, by when it runs (paced.mjs's reading).
 import { cpuPer, groupCpu } from "./cpu.mjs";
+import { causedCpu, QUIET_MS } from "./paced.mjs";
 import { percentile, table } from "./stats.mjs";
 
 const RUNS = Number(process.env.BENCH_PHASE_REQUESTS ?? 100);
@@ -83,4 +85,42 @@ export async function runPhases({ gw, adminToken, group, code, label }) {
   );
   console.log(table(["phase", "wall p50", "wall mean", "CPU ms"], rows));
   console.log(`workerd CPU per timed request: ${plain.cpu.toFixed(2)} ms`);
+  await afterAnswer(gw, session, group, code);
+}
+
+/** Read at these ms after the answer: what each window holds is printed with it. */
+const AFTER_MS = [0, 10, 50, QUIET_MS];
+const AFTER_RUNS = 30;
+
+/**
+ * The workerd CPU an execute causes after its answer (its deferred work: the warm worker's next
+ * interpreter, the lease's return, the audit write, the limiter's write-behind), by window: executions
+ * one at a time after QUIET_MS of quiet, medians of AFTER_RUNS.
+ */
+async function afterAnswer(gw, session, group, code) {
+  const path = {
+    name: "MCP execute",
+    call: async () =>
+      (await gw.rpc(session, "tools/call", { name: "execute", arguments: { code: code() } }))
+        ?.structuredContent,
+  };
+  const reads = AFTER_MS.map(() => []);
+  for (let i = 0; i < AFTER_RUNS; i++) {
+    const cpu = await causedCpu(path, group, AFTER_MS);
+    for (const [k, ms] of cpu.entries()) reads[k].push(k === 0 ? ms : ms - cpu[k - 1]);
+  }
+  const held = [
+    "the execution (a warm worker's next interpreter, made a macrotask after its report, mostly lands here too)",
+    "the warm worker's memory zeroing and next interpreter, when after the answer",
+    "the lease's return (20 ms after the execution ends, admission/leases.ts)",
+    "the audit write and the limiter's write-behind (100 ms windows: audit/record.ts, rate-limiter.ts)",
+  ];
+  console.log(
+    `after the answer: ${AFTER_RUNS} executes one at a time, ${QUIET_MS} ms of quiet before each; median workerd CPU ms per window`,
+  );
+  const rows = AFTER_MS.map((to, k) => [
+    `${k === 0 ? "to the answer" : `+${AFTER_MS[k - 1]}-${to} ms`}: ${held[k]}`,
+    percentile(reads[k], 50).toFixed(2),
+  ]);
+  console.log(table(["window: what runs then", "CPU ms"], rows));
 }

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { keyHolder } from "../../workers/gateway/context/api-key";
+import type { GatewayEnv } from "../../workers/gateway/env";
 import { request } from "../helpers/app";
 import { TEST_API_KEY } from "../helpers/keys";
 import { admin, teamWithKey } from "../helpers/teams";
@@ -93,8 +95,29 @@ describe("admin API", () => {
     );
   });
 
+  it("reads a stored key from KV once per few seconds, and forgets it when it is revoked", async () => {
+    const { id, key } = await teamWithKey("memo");
+    const reads: string[] = [];
+    const teams = new Proxy(env.TEAMS, {
+      get: (target, name) =>
+        name === "get"
+          ? (k: string, type: "json") => {
+              reads.push(k);
+              return target.get(k, type);
+            }
+          : Reflect.get(target, name),
+    });
+    const counted = { ...env, TEAMS: teams } as GatewayEnv;
+    expect((await keyHolder(counted, undefined, key))?.team).toBe("memo");
+    expect((await keyHolder(counted, undefined, key))?.team).toBe("memo");
+    expect(reads.filter((k) => k.startsWith("apikey:"))).toHaveLength(1);
+    expect((await admin("DELETE", `/keys/${id}`)).status).toBe(204);
+    expect(await keyHolder(counted, undefined, key)).toBeNull();
+  });
+
   it("deleting a team revokes its keys", async () => {
     const { key } = await teamWithKey("gone");
+    expect((await run(key, "return 1")).status).toBe(200);
     expect((await admin("DELETE", "/teams/gone")).status).toBe(204);
     expect((await run(key, "return 1")).status).toBe(401);
     expect((await admin("GET", "/teams/gone")).status).toBe(404);

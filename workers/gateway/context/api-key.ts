@@ -1,3 +1,4 @@
+import { sha256 } from "../../../shared/hash";
 import type { GatewayEnv } from "../env";
 import { HttpError } from "../http/errors";
 import { bearerChallenge, isOAuthToken, oauthIdentity } from "../oauth/tokens";
@@ -24,6 +25,14 @@ export async function sameSecret(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(ha, hb);
 }
 
+const KEY_MEMO_MS = 5_000;
+const KEY_MEMO_MAX = 1_000;
+/**
+ * Per-isolate state: stored keys found in KV, by their SHA-256, each trusted for KEY_MEMO_MS (a key
+ * not found is asked again every time); emptied when this isolate revokes a key or deletes a team.
+ */
+const keyMemo = new Map<string, { at: number; holder: ApiKey }>();
+
 /** Who an API key (not an OAuth token) acts as: DEV_API_KEY, a stored key, or null. */
 export async function keyHolder(
   env: GatewayEnv,
@@ -31,8 +40,23 @@ export async function keyHolder(
   key: string,
 ): Promise<ApiKey | null> {
   if (devApiKey !== undefined && (await sameSecret(key, devApiKey))) return DEV_KEY;
-  const record = await new TeamStore(env.TEAMS).findKey(key);
-  return record ? keyIdentity(record) : null;
+  const hash = await sha256(key);
+  const hit = keyMemo.get(hash);
+  if (hit && Date.now() - hit.at < KEY_MEMO_MS) return hit.holder;
+  const record = await new TeamStore(env.TEAMS).findKeyByHash(hash);
+  if (!record) {
+    keyMemo.delete(hash);
+    return null;
+  }
+  if (keyMemo.size >= KEY_MEMO_MAX) keyMemo.clear();
+  const holder = keyIdentity(record);
+  keyMemo.set(hash, { at: Date.now(), holder });
+  return holder;
+}
+
+/** Forgets every key this isolate found: a revoked key, or a deleted team's, is refused here at once. */
+export function forgetKeys(): void {
+  keyMemo.clear();
 }
 
 const TOUCH_EVERY_MS = 60_000;

@@ -5,6 +5,7 @@ import { SERVER_NAME } from "../../../shared/contract/tools";
 import { approvalDesk } from "../approvals/desk";
 import { loadConfig } from "../config";
 import { endConnection, forgetUsers, listConnections } from "../connections/disconnect";
+import { forgetKeys } from "../context/api-key";
 import type { GatewayEnv } from "../env";
 import { parseBody } from "../http/body";
 import { HttpError } from "../http/errors";
@@ -147,6 +148,7 @@ export async function deleteTeam(env: GatewayEnv, rawTeam: string): Promise<void
   const keys = await store(env).listKeys(team);
   const servers = env.CONNECTIONS ? await oauthServersOf(env, team) : [];
   const deleted = await store(env).deleteTeam(team);
+  forgetKeys();
   // The keys are gone (their OAuth tokens are refused from now on); then their grants go too.
   for (const key of keys) await revokeGrantsOfKey(env, key.id);
   if (env.CONNECTIONS) {
@@ -187,6 +189,7 @@ export async function listKeys(env: GatewayEnv, rawTeam: string): Promise<KeyRow
 export async function revokeKey(env: GatewayEnv, id: string): Promise<void> {
   const own = /^key_[0-9a-f]{16}$/.test(id) ? await store(env).getKeyById(id) : null;
   if (!(await store(env).revokeKey(id))) throw new HttpError(404, "not_found", `No key "${id}"`);
+  forgetKeys();
   // The key is gone (its OAuth tokens are refused from now on); then its grants go too.
   if (/^key_[0-9a-f]{16}$/.test(id)) await revokeGrantsOfKey(env, id);
   if (own && own.user === undefined && env.CONNECTIONS)

@@ -59,8 +59,9 @@ export class TeamStore {
     return { record, key };
   }
 
-  async findKey(key: string): Promise<KeyRecord | null> {
-    const parsed = KeyRecord.safeParse(await this.kv.get(`apikey:v1:${await sha256(key)}`, "json"));
+  /** The key's record by the SHA-256 of the key (how it is stored). */
+  async findKeyByHash(hash: string): Promise<KeyRecord | null> {
+    const parsed = KeyRecord.safeParse(await this.kv.get(`apikey:v1:${hash}`, "json"));
     return parsed.success ? parsed.data : null;
   }
 
