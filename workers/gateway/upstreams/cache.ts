@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UpstreamTool } from "../../../shared/contract/tools";
+import { DescriptionVersion } from "../openapi/index-store";
 import { LeftOutTool } from "./tool-list";
 
 /**
@@ -14,6 +15,8 @@ export const CacheEntry = z.object({
   server: z.object({ name: z.string(), version: z.string() }).optional(),
   /** the upstream marked its list public (2026-07-28 `cacheScope: "public"`): one list for every user */
   public: z.boolean().optional(),
+  /** an OpenAPI server's description version and the KV key of its operation index */
+  openapi: DescriptionVersion.optional(),
   /** the last refresh failure since fetchedAt, if any */
   lastError: z.string().optional(),
   lastAttemptAt: z.number().optional(),
