@@ -41,11 +41,9 @@ export const TeamInput = z
     /** by the upstream's qualified name (`<server>.<tool>`) */
     tools: z
       .record(
-        z
-          .string()
-          .regex(/^[a-z][a-z0-9_-]{0,31}\.[^\s]{1,200}$/, {
-            error: "a qualified tool name: <server>.<tool>",
-          }),
+        z.string().regex(/^[a-z][a-z0-9_-]{0,31}\.[^\s]{1,200}$/, {
+          error: "a qualified tool name: <server>.<tool>",
+        }),
         ToolCuration,
       )
       .refine((t) => Object.keys(t).length <= 2_000, { error: "at most 2,000 tools" })
