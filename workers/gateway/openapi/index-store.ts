@@ -36,16 +36,6 @@ export const OperationIndex = z.object({
 });
 export type OperationIndex = z.infer<typeof OperationIndex>;
 
-/** What the tool-list cache entry of an OpenAPI server remembers of its description. */
-export const DescriptionVersion = z.object({
-  /** SHA-256 of the description's bytes */
-  version: z.string(),
-  /** the KV key of its operation index */
-  index: z.string(),
-  etag: z.string().optional(),
-});
-export type DescriptionVersion = z.infer<typeof DescriptionVersion>;
-
 export const indexKey = (team: string, server: string, version: string): string =>
   `openapi:v1:${team}:${server}:${version.slice(0, 32)}`;
 

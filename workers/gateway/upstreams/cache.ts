@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { UpstreamTool } from "../../../shared/contract/tools";
-import { DescriptionVersion } from "../openapi/index-store";
 import { LeftOutTool } from "./tool-list";
+
+/** What the tool-list cache entry of an OpenAPI server remembers of its description. */
+const DescriptionVersion = z.object({
+  /** SHA-256 of the description's bytes */
+  version: z.string(),
+  /** the KV key of its operation index */
+  index: z.string(),
+  etag: z.string().optional(),
+});
 
 /**
  * One upstream's tool list in KV (docs/storage-schema.md). Kept well past its TTL so that a stale
