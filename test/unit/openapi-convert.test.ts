@@ -206,6 +206,13 @@ describe("OpenAPI → tools", () => {
     expect(api.server).toBeUndefined();
   });
 
+  it("reads a YAML description", async () => {
+    const api = await describeApi(
+      "openapi: 3.0.0\ninfo: { title: Y, version: '1' }\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {}\n",
+    );
+    expect(api.tools.map((t) => t.name)).toEqual(["ping"]);
+  });
+
   it("makes identifiers of operationIds and of method + path", () => {
     expect(toolName("get /users/{id}/repos")).toBe("get_users_id_repos");
     expect(toolName("2fa-enable")).toBe("_2fa_enable");
@@ -214,7 +221,8 @@ describe("OpenAPI → tools", () => {
   });
 
   it("says what is wrong with something that is not a description", async () => {
-    await expect(describeApi("{ nope")).rejects.toThrow(/OpenAPI description: not valid JSON/);
+    await expect(describeApi("{ nope")).rejects.toThrow(/OpenAPI description: not valid JSON or YAML/);
+    await expect(describeApi("a: [b")).rejects.toThrow(/OpenAPI description: not valid JSON or YAML/);
     await expect(describeApi({ openapi: "4.0", paths: {} })).rejects.toThrow(
       /needs "openapi": "3.x" or "swagger": "2.0"/,
     );
