@@ -230,6 +230,29 @@ return { pet, made };`,
     expect(seen.some((s) => s.url.includes("stolen"))).toBe(false);
   });
 
+  it("a team's rename and description are what search, definitions and code see; the call reaches the operation", async () => {
+    const renamed = await teamWithKey("openapi-e2e-curated", {
+      servers: { pets: { openapi: `http://127.0.0.1:${port}/openapi.json` } },
+      tools: { "pets.getPet": { name: "fetch_pet", description: "Look up one animal of the shelter." } },
+    });
+    const c = new Client({ name: "e2e-openapi", version: "1.0.0" });
+    await c.connect(
+      new StreamableHTTPClientTransport(new URL(`${gatewayUrl()}/mcp`), {
+        requestInit: { headers: renamed },
+      }),
+    );
+    clients.push(c);
+    const found = JSON.parse(
+      text(await c.callTool({ name: "search_tools", arguments: { query: "animal shelter" } })),
+    );
+    expect(found.tools[0]).toMatchObject({
+      name: "pets.fetch_pet",
+      description: "Look up one animal of the shelter.",
+    });
+    const out = await execute(c, { code: "return await tools.pets.fetch_pet({ petId: 7 });" });
+    expect(out.result).toMatchObject({ id: 7, name: "Rex" });
+  });
+
   it("a 50 MB response is capped: refused with a message, not copied into the sandbox", async () => {
     const { c } = await client();
     const started = Date.now();

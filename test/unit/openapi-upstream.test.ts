@@ -10,7 +10,14 @@ import { parseMcpServers, type UpstreamServer } from "../../workers/gateway/upst
 
 /** An API behind a service binding: its description (with an ETag) and one operation, counted. */
 function fakeApi() {
-  const state = { described: 0, notModified: 0, down: false, version: "1", seen: [] as string[] };
+  const state = {
+    described: 0,
+    notModified: 0,
+    down: false,
+    version: "1",
+    seen: [] as string[],
+    keys: [] as (string | null)[],
+  };
   const description = () =>
     JSON.stringify({
       openapi: "3.1.0",
@@ -20,7 +27,10 @@ function fakeApi() {
         "/pets/{id}": {
           get: {
             operationId: "getPet",
-            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            parameters: [
+              { name: "id", in: "path", required: true, schema: { type: "string" } },
+              { name: "X-Api-Key", in: "header", schema: { type: "string" } },
+            ],
             responses: { "200": { content: { "application/json": { schema: { type: "object" } } } } },
           },
         },
@@ -41,6 +51,7 @@ function fakeApi() {
         return new Response(description(), { headers: { ETag: etag, "Content-Type": "application/json" } });
       }
       state.seen.push(`${init?.method} ${url.pathname}${url.search}`);
+      state.keys.push(new Headers(init?.headers).get("X-Api-Key"));
       return Response.json({ id: decodeURIComponent(url.pathname.split("/").pop()!) });
     },
   } as unknown as Fetcher;
@@ -132,6 +143,20 @@ describe("OpenAPI upstreams", () => {
       error: expect.stringContaining("HTTP 503"),
     });
     expect(stale.tools.map((t) => t.name)).toEqual(["getPet"]);
+  });
+
+  it("sends the configured headers, which a header argument of the same name cannot replace", async () => {
+    const api = fakeApi();
+    const server = await petsServer(api.fetcher, { headers: { "x-api-key": "configured" } });
+    const catalog = await loadCatalog(deps([server]));
+    await callTool(
+      catalog,
+      [server],
+      "pets.getPet",
+      { id: "1", "X-Api-Key": "from code" },
+      { timeoutMs: 5000 },
+    );
+    expect(api.state.keys).toEqual(["configured"]);
   });
 });
 

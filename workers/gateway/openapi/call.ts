@@ -36,12 +36,18 @@ export async function callOperation(
   const url = new URL(
     joinPath(new URL(base, server.openapi!.descriptionUrl).href, expandPath(op.path, op.params, args)),
   );
-  const headers: Record<string, string> = { ...server.headers, Accept: "application/json, */*;q=0.5" };
+  const headers: Record<string, string> = { Accept: "application/json, */*;q=0.5" };
   for (const p of op.params) {
     const value = args[p.arg];
     if (value === undefined || value === null) continue;
     if (p.in === "query") addQuery(url.searchParams, p, value);
     else if (p.in === "header") headers[p.name] = flat(value, ",");
+  }
+  // the configured headers (credentials) win over header arguments of the same name
+  for (const [name, value] of Object.entries(server.headers)) {
+    for (const taken of Object.keys(headers))
+      if (taken.toLowerCase() === name.toLowerCase()) delete headers[taken];
+    headers[name] = value;
   }
   let body: string | undefined;
   if (op.body && args.body !== undefined) {
