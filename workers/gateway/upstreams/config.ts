@@ -34,10 +34,10 @@ const ServerSpec = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    const fail = (message: string, path: string) => ctx.addIssue({ code: "custom", message, path: [path] });
+    const fail = (message: string, path?: string) =>
+      ctx.addIssue({ code: "custom", message, path: path ? [path] : [] });
     if (s.openapi === undefined) {
-      if ((s.url === undefined) === (s.service === undefined))
-        fail("needs exactly one of url or service", "url");
+      if ((s.url === undefined) === (s.service === undefined)) fail("needs exactly one of url or service");
       for (const field of ["baseUrl", "include", "exclude"] as const)
         if (s[field] !== undefined) fail('is for OpenAPI servers (with "openapi")', field);
       return;
