@@ -8,7 +8,7 @@ const G = "^workers/gateway/";
 const LAYERS = [
   ["edge", `${G}(http|context|routes|mcp|oauth|dashboard|runs)/|${G}(index|app)\\.ts$`],
   ["execution", `${G}(operations|execution|bridge|approvals)/`],
-  ["catalog", `${G}(upstreams|discovery)/`],
+  ["catalog", `${G}(upstreams|discovery|openapi)/`],
   ["state", `${G}(request|teams|admission|sessions|skills|audit|egress|write-behind|timing|connections)/`],
   ["base", `${G}(env|config|errors|version)\\.ts$`],
 ];

@@ -48,7 +48,8 @@ async function banner(url, key, oauthDemo) {
 
 /**
  * Team `default`'s upstreams under `npm run dev`: wrangler.toml's MCP_SERVERS plus the OAuth demo
- * (per-user OAuth: each member connects as alice or bob), unless .dev.vars sets MCP_SERVERS itself.
+ * (per-user OAuth: each member connects as alice or bob) and the demo's REST twin as an OpenAPI
+ * upstream, unless .dev.vars sets MCP_SERVERS itself.
  */
 function withOAuthDemo(demoPort) {
   if (readDevVar("MCP_SERVERS") !== undefined) return {};
@@ -60,6 +61,12 @@ function withOAuthDemo(demoPort) {
     url: `http://127.0.0.1:${demoPort}/mcp`,
     auth: { type: "oauth" },
     description: "OAuth demo: the signed-in user's notes (connect as alice or bob)",
+  };
+  // The demo desk's REST twin, added by its OpenAPI description (README "Add an API by its OpenAPI description").
+  servers["desk-rest"] = {
+    service: "DEMO",
+    openapi: "/openapi.json",
+    description: "Demo support desk REST API (an OpenAPI upstream)",
   };
   return { MCP_SERVERS: JSON.stringify(servers) };
 }

@@ -19,6 +19,8 @@ export type UpstreamTool = z.infer<typeof UpstreamTool>;
 export interface CatalogTool extends UpstreamTool {
   server: string;
   qualifiedName: string;
+  /** the upstream's own name of a tool the team renamed (`name` is the team's) */
+  upstreamName?: string;
   /** a skill's (`skills.<name>`): what its code is written in */
   language?: SkillLanguage;
 }

@@ -2,6 +2,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type DemoStore, sharedStore } from "./data/store";
+import { addRestTwin } from "./rest";
 import { createDemoServer } from "./server";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,7 +13,7 @@ function rpcError(status: number, message: string, headers: Record<string, strin
 
 /**
  * The demo upstream's HTTP surface: stateless MCP streamable HTTP on POST /mcp (JSON responses,
- * no sessions) and a health probe. `store` is injectable so tests can start from fresh data.
+ * no sessions), its REST twin under /rest described by GET /openapi.json (rest.ts), and a health probe. `store` is injectable so tests can start from fresh data.
  */
 export function createDemoApp(store: () => DemoStore = sharedStore): Hono {
   const app = new Hono();
@@ -39,6 +40,7 @@ export function createDemoApp(store: () => DemoStore = sharedStore): Hono {
       }
     },
   );
+  addRestTwin(app, store);
   app.on(["GET", "DELETE"], "/mcp", () =>
     rpcError(405, "This server is stateless: POST JSON-RPC messages to /mcp", { Allow: "POST" }),
   );

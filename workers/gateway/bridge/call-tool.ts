@@ -3,6 +3,7 @@ import type { CatalogTool } from "../../../shared/contract/tools";
 import { findTool } from "../discovery/find-tool";
 import { quoteName, REASON_CHARS, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
+import { callOperation } from "../openapi/call";
 import type { Catalog, UpstreamServer } from "../upstreams";
 import { withUpstream } from "../upstreams/client";
 import {
@@ -14,6 +15,8 @@ import {
 import { describeFailure, withDeadline } from "../upstreams/fetch-tools";
 import { errorText, unwrapResult } from "./unwrap";
 import { argumentErrors } from "./validate";
+
+type Args = Record<string, unknown>;
 
 /** A tool result bigger than this is refused rather than copied into the sandbox. */
 const MAX_RESULT_CHARS = 8_000_000;
@@ -67,27 +70,39 @@ export async function callTool(
       `${quoteName(tool.qualifiedName)}: server "${tool.server}" is not configured; an operator must add it`,
     );
   await allow?.(tool, input);
-  const attempt = async (): Promise<CallToolResult> =>
-    withDeadline(
-      withUpstream(caller ? await asCaller(caller, server) : server, timeoutMs, (client) =>
-        client.callTool(
-          { name: tool.name, arguments: input as Record<string, unknown> },
-          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
-        ),
+  const name = tool.upstreamName ?? tool.name;
+  const call = async (): Promise<unknown> => {
+    const view = caller ? await asCaller(caller, server) : server;
+    if (server.openapi) {
+      const index = await catalog.operations?.(server.name);
+      if (!index) throw new Error("its description is not indexed yet");
+      const deadline = AbortSignal.timeout(timeoutMs);
+      return callOperation(view, index, { name, qualifiedName: tool.qualifiedName }, input as Args, {
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+        maxBytes: MAX_RESULT_CHARS,
+      });
+    }
+    const result: CallToolResult = await withUpstream(view, timeoutMs, (client) =>
+      client.callTool(
+        { name, arguments: input as Args },
+        { timeout: timeoutMs, ...(signal ? { signal } : {}) },
       ),
-      timeoutMs,
-      `timed out after ${timeoutMs} ms`,
     );
-  let result: CallToolResult;
+    if (result.isError)
+      throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);
+    return unwrapResult(result);
+  };
+  const attempt = () => withDeadline(call(), timeoutMs, `timed out after ${timeoutMs} ms`);
+  let value: unknown;
   try {
     try {
-      result = await attempt();
+      value = await attempt();
     } catch (err) {
       const missing = missingCredentials(err);
       if (!missing) throw err;
       if (!onMissing) throw new CredentialsNeeded(missing);
       await onMissing(missing);
-      result = await attempt();
+      value = await attempt();
     }
   } catch (err) {
     if (err instanceof ToolCallError) throw err;
@@ -108,9 +123,6 @@ export async function callTool(
       `${quoteName(tool.qualifiedName)} failed: ${clip(describeFailure(err), REASON_CHARS + 60)}; retry later, or use another tool`,
     );
   }
-  if (result.isError)
-    throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);
-  const value = unwrapResult(result);
   const json = JSON.stringify(value ?? null);
   if (json.length > MAX_RESULT_CHARS) {
     throw new ToolCallError(

@@ -17,10 +17,37 @@ const glob = z
   .max(200, { error: "a glob is 1 to 200 characters" })
   .regex(/^[\x21-\x7e]+$/, { error: "a glob is printable ASCII without spaces; * is the only wildcard" });
 
+/**
+ * A team's curation of one upstream tool (contract "OpenAPI upstreams", MCP servers alike): its
+ * name as the team's agents see and call it (same server), and/or a description replacing the
+ * upstream's.
+ */
+const ToolCuration = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, {
+        error: "a tool name: a letter or _, then letters, digits, _ or -, at most 64",
+      })
+      .optional(),
+    description: z.string().min(1).max(2_000).optional(),
+  })
+  .strict();
+
 /** `PUT /admin/teams/{team}` body (contract "Teams, keys, audit"). */
 export const TeamInput = z
   .object({
     servers: z.record(z.string(), z.unknown()).optional(),
+    /** by the upstream's qualified name (`<server>.<tool>`) */
+    tools: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9_-]{0,31}\.[^\s]{1,200}$/, {
+          error: "a qualified tool name: <server>.<tool>",
+        }),
+        ToolCuration,
+      )
+      .refine((t) => Object.keys(t).length <= 2_000, { error: "at most 2,000 tools" })
+      .optional(),
     allow: z.array(glob).max(200).optional(),
     deny: z.array(glob).max(200).optional(),
     /** hosts code may fetch (off by default): `api.example.com`, `*.example.com`, each optionally `:port` */

@@ -2,6 +2,15 @@ import { z } from "zod";
 import { UpstreamTool } from "../../../shared/contract/tools";
 import { LeftOutTool } from "./tool-list";
 
+/** What the tool-list cache entry of an OpenAPI server remembers of its description. */
+const DescriptionVersion = z.object({
+  /** SHA-256 of the description's bytes */
+  version: z.string(),
+  /** the KV key of its operation index */
+  index: z.string(),
+  etag: z.string().optional(),
+});
+
 /**
  * One upstream's tool list in KV (docs/storage-schema.md). Kept well past its TTL so that a stale
  * list can be served when a refresh fails.
@@ -14,6 +23,8 @@ export const CacheEntry = z.object({
   server: z.object({ name: z.string(), version: z.string() }).optional(),
   /** the upstream marked its list public (2026-07-28 `cacheScope: "public"`): one list for every user */
   public: z.boolean().optional(),
+  /** an OpenAPI server's description version and the KV key of its operation index */
+  openapi: DescriptionVersion.optional(),
   /** the last refresh failure since fetchedAt, if any */
   lastError: z.string().optional(),
   lastAttemptAt: z.number().optional(),

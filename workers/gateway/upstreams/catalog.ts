@@ -1,4 +1,5 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
+import { fetchOperationTools, type OperationIndex, readIndex } from "../openapi/index-store";
 import type { NotAllowedTool } from "../teams/policy";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
@@ -39,6 +40,8 @@ export interface Catalog {
    * or searched; a call or definition request for one says which rule refuses it.
    */
   notAllowed?: NotAllowedTool[];
+  /** an OpenAPI server's operation index (how each of its tools is called), by server name */
+  operations?: (server: string) => Promise<OperationIndex | null>;
 }
 
 export interface CatalogDeps {
@@ -68,12 +71,18 @@ const refreshing = new Set<string>();
 export async function loadCatalog(deps: CatalogDeps): Promise<Catalog> {
   const states = await Promise.all(deps.servers.map((server) => serverTools(deps, server)));
   const tools: CatalogTool[] = [];
+  const indexes = new Map<string, string>();
   states.forEach(({ entry }, i) => {
     const server = deps.servers[i]!.name;
     for (const tool of entry?.tools ?? [])
       tools.push({ ...tool, server, qualifiedName: `${server}.${tool.name}` });
+    if (entry?.openapi) indexes.set(server, entry.openapi.index);
   });
-  return { tools, servers: states.map((s) => s.state) };
+  const operations = async (server: string) => {
+    const key = indexes.get(server);
+    return key ? readIndex(deps.kv, key) : null;
+  };
+  return { tools, servers: states.map((s) => s.state), ...(indexes.size ? { operations } : {}) };
 }
 
 async function serverTools(
@@ -148,7 +157,9 @@ async function refresh(
 ): Promise<CacheEntry> {
   let next: CacheEntry;
   try {
-    next = await fetchTools(server, deps.timeoutMs);
+    next = server.openapi
+      ? await fetchOperationTools(deps, server, deps.timeoutMs, old)
+      : await fetchTools(server, deps.timeoutMs);
   } catch (err) {
     // The caller lacks a connection or secret: nothing is wrong with the server, so nothing is kept.
     if (missingCredentials(err)) throw err;

@@ -7,9 +7,18 @@ const SECRET_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** `${user:NAME}`: filled per call from the calling user's own secret NAME (connections/). */
 export const USER_SECRET_REF = /\$\{user:([A-Za-z_][A-Za-z0-9_]{0,63})\}/g;
 
+const glob = z.string().min(1).max(200);
+
 const ServerSpec = z
   .object({
     url: z.string().refine(isHttpUrl, { error: "must be an http(s) URL" }).optional(),
+    /** an OpenAPI description (contract "OpenAPI upstreams"): its URL, or a path on `service` */
+    openapi: z.string().min(1).max(2_000).optional(),
+    /** the API's base URL (default: the description's first server) */
+    baseUrl: z.string().refine(isHttpUrl, { error: "must be an http(s) URL" }).optional(),
+    /** globs over the operations' tool names */
+    include: z.array(glob).max(200).optional(),
+    exclude: z.array(glob).max(200).optional(),
     service: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "must be the name of a service binding" })
@@ -24,10 +33,32 @@ const ServerSpec = z
       .optional(),
   })
   .strict()
-  .refine((s) => (s.url === undefined) !== (s.service === undefined), {
-    error: "needs exactly one of url or service",
+  .superRefine((s, ctx) => {
+    const fail = (message: string, path?: string) =>
+      ctx.addIssue({ code: "custom", message, path: path ? [path] : [] });
+    if (s.openapi === undefined) {
+      if ((s.url === undefined) === (s.service === undefined)) fail("needs exactly one of url or service");
+      for (const field of ["baseUrl", "include", "exclude"] as const)
+        if (s[field] !== undefined) fail('is for OpenAPI servers (with "openapi")', field);
+      return;
+    }
+    if (s.url !== undefined) fail('an OpenAPI server names its description in "openapi", not "url"', "url");
+    if (s.transport !== undefined) fail("is for MCP servers", "transport");
+    if (s.service === undefined && !isHttpUrl(s.openapi))
+      fail("must be the http(s) URL of the description (or a path on a service binding)", "openapi");
+    if (s.service !== undefined && !s.openapi.startsWith("/"))
+      fail("with a service binding, is the description's path on it (/openapi.json)", "openapi");
   });
 export type ServerSpec = z.infer<typeof ServerSpec>;
+
+/** Where an OpenAPI server's description is and what of it is offered. */
+export interface OpenApiSource {
+  /** the description's URL (on the service binding, when there is one) */
+  descriptionUrl: string;
+  baseUrl?: string;
+  include?: string[];
+  exclude?: string[];
+}
 
 /** A configured upstream, with secrets filled in (gateway side only: never handed to a sandbox). */
 export interface UpstreamServer {
@@ -42,6 +73,8 @@ export interface UpstreamServer {
   auth?: OAuthSettings;
   transport: "streamable-http" | "sse" | "auto";
   description?: string;
+  /** an OpenAPI server: its operations are its tools (openapi/) */
+  openapi?: OpenApiSource;
   /** SHA-256 of the spec as written (secrets unresolved): cache entries follow config changes */
   configHash: string;
 }
@@ -140,16 +173,28 @@ async function resolve(
     }
     service = binding as Fetcher;
   }
+  const origin = spec.service ? `https://${spec.service.toLowerCase()}.internal` : undefined;
+  const openapi = spec.openapi === undefined ? undefined : openApiSource(spec, origin);
   return {
     name,
-    url: spec.url ?? `https://${spec.service!.toLowerCase()}.internal/mcp`,
+    url: spec.url ?? openapi?.baseUrl ?? openapi?.descriptionUrl ?? `${origin}/mcp`,
     ...(service ? { service } : {}),
     headers,
     ...(Object.keys(userHeaders).length ? { userHeaders } : {}),
     ...(auth ? { auth } : {}),
     transport: spec.transport ?? "auto",
     ...(spec.description ? { description: spec.description } : {}),
+    ...(openapi ? { openapi } : {}),
     configHash: await sha256(JSON.stringify(spec)),
+  };
+}
+
+function openApiSource(spec: ServerSpec, origin: string | undefined): OpenApiSource {
+  return {
+    descriptionUrl: origin ? new URL(spec.openapi!, origin).href : spec.openapi!,
+    ...(spec.baseUrl ? { baseUrl: spec.baseUrl } : {}),
+    ...(spec.include ? { include: spec.include } : {}),
+    ...(spec.exclude ? { exclude: spec.exclude } : {}),
   };
 }
 

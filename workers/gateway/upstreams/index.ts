@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
+import { curateTools } from "../teams/curation";
 import { applyPolicy, policyRefusal } from "../teams/policy";
 import { loadTeam, teamServers, withTeamLimits } from "../teams/resolve";
 import { type Catalog, loadCatalog, type ServerState } from "./catalog";
@@ -66,12 +67,15 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
       }).then((loaded) => {
-        const { visible, notAllowed } = applyPolicy(loaded.tools, refusal);
+        // renamed first: allow/deny globs and everything after see the names the team gave
+        const curated = curateTools(loaded.tools, teamRecord?.tools);
+        const { visible, notAllowed } = applyPolicy(curated.tools, refusal);
+        const all = [...problems, ...curated.problems];
         return {
           ...loaded,
           tools: visible,
           ...(notAllowed.length ? { notAllowed } : {}),
-          ...(problems.length ? { problems } : {}),
+          ...(all.length ? { problems: all } : {}),
         };
       });
       return catalog;

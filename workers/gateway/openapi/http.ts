@@ -1,0 +1,76 @@
+import type { UpstreamServer } from "../upstreams/config";
+
+const MAX_REDIRECTS = 5;
+
+/** A redirect to another origin than the request's: not followed (the API's server only). */
+export class RedirectRefused extends Error {
+  override name = "RedirectRefused";
+  constructor(readonly to: string) {
+    super(`it redirected to another host (${to}), which the gateway does not follow`);
+  }
+}
+
+/** A body over its cap: reading stopped there. */
+export class TooLarge extends Error {
+  override name = "TooLarge";
+}
+
+/**
+ * `url` fetched through the server's service binding (or the network), following redirects only
+ * within the same origin: a `Location` on another origin throws RedirectRefused, so headers and
+ * arguments never reach a host the operator did not name.
+ */
+export async function sendTo(server: UpstreamServer, url: string, init: RequestInit): Promise<Response> {
+  let target = new URL(url);
+  let request: RequestInit = { ...init, redirect: "manual" };
+  for (let hop = 0; ; hop++) {
+    const res = server.service
+      ? await server.service.fetch(target.href, request)
+      : await fetch(target.href, request);
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get("Location") : null;
+    if (location === null) return res;
+    await res.body?.cancel();
+    const next = new URL(location, target);
+    if (next.origin !== target.origin) throw new RedirectRefused(next.host);
+    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    if (res.status === 303 || ((res.status === 301 || res.status === 302) && request.method === "POST")) {
+      const { body: _body, ...rest } = request;
+      request = { ...rest, method: "GET" };
+    }
+    target = next;
+  }
+}
+
+/** The body's bytes, reading no more than `max`: past it the stream is cancelled and TooLarge thrown. */
+export async function readCapped(
+  res: Response,
+  max: number,
+  message: (max: number) => string,
+): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("Content-Length") ?? Number.NaN);
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new TooLarge(message(max));
+  }
+  if (!res.body) return new Uint8Array();
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new TooLarge(message(max));
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
