@@ -97,15 +97,19 @@ export async function apiTools(describeApi, server, file) {
 }
 
 /**
- * bench/discovery/openapi-intents.json: its intents with `accept` as qualified tool names, given each
- * API's operationId → qualified name map (`byApi`, by server name).
+ * bench/discovery/openapi-intents.json: the intents of the APIs of `byApi` (server name → each
+ * operationId → qualified tool name), with `accept` as qualified tool names.
  */
 export function loadOpenapiIntents(byApi) {
   const file = JSON.parse(readFileSync(join(root, "bench/discovery/openapi-intents.json"), "utf8"));
-  return file.intents.map((intent) => {
-    const accept = intent.accept.map((id) => byApi.get(intent.api)?.get(id));
-    if (accept.some((name) => name === undefined))
-      throw new Error(`openapi-intents.json ${intent.id}: an operationId of ${intent.accept.join(", ")} is no tool`);
-    return { ...intent, accept };
-  });
+  return file.intents
+    .filter((intent) => byApi.has(intent.api))
+    .map((intent) => {
+      const accept = intent.accept.map((id) => byApi.get(intent.api)?.get(id));
+      if (accept.some((name) => name === undefined))
+        throw new Error(
+          `openapi-intents.json ${intent.id}: an operationId of ${intent.accept.join(", ")} is no tool`,
+        );
+      return { ...intent, accept };
+    });
 }

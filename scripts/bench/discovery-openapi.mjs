@@ -21,13 +21,15 @@ export const loadConverter = () =>
 
 /**
  * The tools of `apis` (server name → description file) in that order, the servers as search.ts takes
- * them (name, description: the API's title), and each API's operationId → qualified name map.
+ * them (name, description: the API's title), and each API's operationId → qualified name map; with
+ * `enough`, the APIs after the one that makes that many tools are left out.
  */
-export async function buildCatalog(describeApi, apis) {
+export async function buildCatalog(describeApi, apis, enough = Number.POSITIVE_INFINITY) {
   const tools = [];
   const servers = [];
   const byApi = new Map();
   for (const [server, file] of Object.entries(apis)) {
+    if (tools.length >= enough) break;
     const api = await apiTools(describeApi, server, file);
     tools.push(...api.tools);
     servers.push({ name: server, description: api.title });
