@@ -19,6 +19,9 @@
 //   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
 //      README demo task, and the cost lines (Dynamic Workers, KV and Durable Object calls, $ per 1,000
 //      executions) (engines.mjs, cost.mjs);
+//  11. discovery at 1,000, 5,000 and 10,000 tools from real API descriptions: index build, heap,
+//      search_tools p50/p99, recall beside BM25, tier-1 tokens (discovery-scale.mjs; BENCH_DISCOVERY_SIZES,
+//      BENCH_DISCOVERY_ROUNDS; the first run installs the descriptions' packages, ~800 MB, into node_modules/.cache);
 // and last, every figure README.md quotes, from this run, with the machine's cores (summary.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
@@ -41,8 +44,9 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAnswers } from "./bench/answers.mjs";
-import { runDefinitions } from "./bench/definitions.mjs";
+import { runDefinitions, tier1Tools } from "./bench/definitions.mjs";
 import { runDiscovery } from "./bench/discovery.mjs";
+import { runDiscoveryScale } from "./bench/discovery-scale.mjs";
 import { runEngines } from "./bench/engines.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
@@ -57,6 +61,7 @@ import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { machine, printSummary } from "./bench/summary.mjs";
 import { root } from "./lib/root.mjs";
+import { countTokens } from "./lib/tokens.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
 
 const toolchain = await useToolchain("bench");
@@ -75,7 +80,7 @@ const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,11").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -200,6 +205,12 @@ async function main() {
         requests: Math.min(REQUESTS, 200),
         chunks: CHUNKS,
         codemode: gw,
+      });
+    if (SECTIONS.has(11))
+      runDiscoveryScale({
+        tier1Tokens: countTokens(JSON.stringify(await tier1Tools(gw, session))),
+        sizes: process.env.BENCH_DISCOVERY_SIZES,
+        rounds: process.env.BENCH_DISCOVERY_ROUNDS,
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) figures.python = await runPython({ track: (stop) => stopsOnSignal.push(stop) });

@@ -48,26 +48,33 @@ const LATENCY_ROUNDS = 5;
 
 /**
  * search.ts as an ES module in a temp directory, imported: the working tree's, or with `ref` the one of
- * that git revision (its workers/gateway and shared, from `git archive`), to compare with a past ranking.
+ * that git revision (its workers/gateway and shared, from `git archive`), to compare with a past ranking;
+ * with `contents`, that module instead (see importSearch).
  */
-export async function loadSearch(ref) {
+export async function loadSearch(ref, contents) {
   const dir = mkdtempSync(join(tmpdir(), "discovery-bench-"));
   try {
     const base = ref === undefined ? root : treeAt(ref, dir, ["workers/gateway", "shared"]);
-    return await importSearch(base, join(dir, "search.mjs"));
+    return await importSearch(base, join(dir, "search.mjs"), contents);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The search.ts of the tree at `base`, bundled into `file` (a new name per bundle) and imported. */
-export async function importSearch(base, file) {
+/**
+ * The search.ts of the tree at `base`, bundled into `file` (a new name per bundle) and imported; with
+ * `contents`, that module instead (TypeScript whose imports are relative to `base`).
+ */
+export async function importSearch(base, file, contents) {
   const bundled = await build({
-    entryPoints: [join(base, "workers/gateway/discovery/search.ts")],
+    ...(contents === undefined
+      ? { entryPoints: [join(base, "workers/gateway/discovery/search.ts")] }
+      : { stdin: { contents, resolveDir: base, loader: "ts" } }),
     bundle: true,
     write: false,
     format: "esm",
-    platform: "neutral",
+    // another module may use packages written for Node (the converter's $ref parser)
+    platform: contents === undefined ? "neutral" : "node",
     nodePaths: [join(root, "node_modules")],
     logLevel: "silent",
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogTool } from "../../shared/contract/tools";
+import { toolFields } from "../../workers/gateway/discovery/fields";
 import { closeMatches, rankCatalog, rankTools, searchCatalog } from "../../workers/gateway/discovery/search";
 import { firstSentence } from "../../workers/gateway/discovery/sentence";
 import { searchTools } from "../../workers/gateway/discovery/service";
@@ -373,5 +374,14 @@ describe("closeMatches", () => {
     expect(closeMatches("", CATALOG)).toEqual([]);
     expect(closeMatches("issue", CATALOG, 1)).toHaveLength(1);
     expect(closeMatches("issue", CATALOG, 0)).toEqual([]);
+  });
+});
+
+describe("the stems kept across requests", () => {
+  it("keeps those of every tool of a 10,000-tool catalog: a new catalog of the same tools is not stemmed again", () => {
+    const tools = Array.from({ length: 10_000 }, (_, i) => t("api", `op_${i}`, `Operation number ${i}`));
+    const first = tools.map((tool) => toolFields(tool, undefined).stems);
+    const again = tools.map((tool) => toolFields({ ...tool }, undefined).stems);
+    expect(again.filter((stems, i) => stems !== first[i]).length).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../workers/gateway/discovery/query";
 import { rankCatalog, rankTools } from "../../workers/gateway/discovery/search";
+import { termStem } from "../../workers/gateway/discovery/terms";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { corpusTools, firstOf } from "../helpers/corpus-tools";
 import { demoCatalog } from "../helpers/demo-mcp";
@@ -14,6 +15,15 @@ describe("ranking by everyday meaning", () => {
     expect(first("note one more fact about the customer Acme we already track")).toBe(
       "memory.add_observations",
     );
+  });
+
+  it("reads a product's own jargon only for a catalog that has the product (how much: Supabase's cost)", () => {
+    const said = (vocabulary: Map<string, unknown>) =>
+      parseQuery("how much money is in our account balance", vocabulary).concepts.flatMap((concept) => [
+        ...concept.stems.keys(),
+      ]);
+    expect(said(new Map())).not.toContain(termStem("cost"));
+    expect(said(new Map([[termStem("supabase"), []]]))).toContain(termStem("cost"));
   });
 
   it("reads an everyday phrase in either order (build red, red build)", () => {

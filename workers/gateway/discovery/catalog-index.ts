@@ -44,7 +44,7 @@ export function catalogIndex(tools: CatalogTool[], servers?: ServerInfo[]): Cata
   const described = new Map((servers ?? []).map((s) => [s.name, s.description]));
   const fields = tools.map((tool) => toolFields(tool, described.get(tool.server)));
   const names = [...new Set([...(servers ?? []).map((s) => s.name), ...tools.map((tool) => tool.server)])];
-  const key = `${names.join(" ")}\u0001${fields.map((f) => f.key).join("\u0001")}`;
+  const key = `${names.join(" ")}\u0001${fields.map((f) => f.id).join(",")}`;
   let built = perText.get(key);
   if (built === undefined) {
     const stems = withoutBoilerplate(

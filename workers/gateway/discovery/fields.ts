@@ -25,19 +25,21 @@ export type FieldName = (typeof FIELDS)[number]["field"];
 /** A tool's stems per field, in `FIELDS` order. */
 export type FieldStems = string[][];
 
-/** A tool's stems, and the text they come from as one string (equal text, equal stems). */
+/** A tool's stems, and a number for the text they come from (equal number, equal text and stems). */
 export interface ToolFields {
-  key: string;
+  id: number;
   stems: FieldStems;
 }
 
 /**
  * Per-isolate state: tools seen before, by their text. Each request has a new catalog (KV JSON), mostly
  * the same tools, so their stems are kept here across requests (at most this many tools, then started
- * afresh).
+ * afresh: more than one team's catalog of 10,000 tools).
  */
-const known = new Map<string, FieldStems>();
-const KNOWN_TOOLS = 4_000;
+const known = new Map<string, ToolFields>();
+const KNOWN_TOOLS = 25_000;
+/** The last number given to a tool text; never reused, also after `known` starts afresh. */
+let lastId = 0;
 
 export function toolFields(tool: CatalogTool, serverDescription: string | undefined): ToolFields {
   const description = tool.description?.trim() ?? "";
@@ -58,13 +60,13 @@ export function toolFields(tool: CatalogTool, serverDescription: string | undefi
     server: `${tool.server} ${serverDescription ?? ""}`,
   };
   const key = FIELDS.map(({ field }) => text[field]).join("\u0000");
-  let stems = known.get(key);
-  if (stems === undefined) {
+  let fields = known.get(key);
+  if (fields === undefined) {
     if (known.size >= KNOWN_TOOLS) known.clear();
-    stems = FIELDS.map(({ field, identifier }) => stemsOf(text[field], identifier));
-    known.set(key, stems);
+    fields = { id: ++lastId, stems: FIELDS.map(({ field, identifier }) => stemsOf(text[field], identifier)) };
+    known.set(key, fields);
   }
-  return { key, stems };
+  return fields;
 }
 
 /**

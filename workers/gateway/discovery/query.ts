@@ -1,4 +1,4 @@
-import { everydayMeaning, everydayPhrases } from "./everyday-terms";
+import { type Everyday, type EverydayPhrase, everydayOf } from "./everyday-terms";
 import { readNotation } from "./notation";
 import { canonical, synonyms } from "./synonyms";
 import { terms } from "./terms";
@@ -86,12 +86,15 @@ export interface Query {
   identifiers: number;
   /** things whose identifier it asks for (`the channel ID of #ops` → channel) */
   askedIds: Set<string>;
+  /** the everyday vocabulary it was read with (the catalog's products') */
+  everyday: Everyday;
 }
 
 /** The query's concepts (one per distinct term), expanded with synonyms, or parts and prefixes when unknown. */
 export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown>): Query {
   const concepts: Concept[] = [];
   const seen = new Set<string>();
+  const everyday = everydayOf(vocabulary);
   const written = words(text)[0] ?? "";
   // "what's", "where's": the question word and `is`.
   const first = CONTRACTED.has(written) ? written.slice(0, -1) : written;
@@ -131,7 +134,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (action) verbs = groups;
     const stems = new Map([[term.stem, 1]]);
     for (const s of synonyms(term.stem)) if (!stems.has(s)) stems.set(s, SYNONYM);
-    for (const s of everydayMeaning(term.stem)) if (!stems.has(s)) stems.set(s, EVERYDAY_WEIGHT);
+    for (const s of everyday.meaning(term.stem)) if (!stems.has(s)) stems.set(s, EVERYDAY_WEIGHT);
     // The query's action meets its groups' other verbs; a later verb of one group too ("store them as
     // new people": add, create), not one of several ("show me the open tickets": not `get`).
     if (action || (!question && groups.length === 1))
@@ -148,7 +151,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
     if (!known() && term.stem.length >= 3) addPrefixed(stems, term.stem, vocabulary);
     concepts.push({ label: term.label, stems, known: known(), verbs: groups });
   }
-  addPhrases(plain, concepts);
+  addPhrases(everyday.phrases(plain), concepts);
   const identifiers = [...plain.matchAll(IDENTIFIED)];
   const instances = identified(plain, identifiers, vocabulary);
   // "show me the open tickets": to get things, not one thing, is to list them.
@@ -163,7 +166,7 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   if (verbs.includes("get") && ALL_THINGS.test(plain)) verbs = ["list"];
   if (verbs.length === 1 && verbs[0] === "list") keepListing(concepts);
   const asked = identifiers.length > 0 || GIVEN_ID.test(plain) ? new Set<string>() : askedIds(concepts);
-  return { concepts, verbs, instances, identifiers: identifiers.length, askedIds: asked };
+  return { concepts, verbs, instances, identifiers: identifiers.length, askedIds: asked, everyday };
 }
 
 /**
@@ -228,8 +231,8 @@ function askedIds(concepts: Concept[]): Set<string> {
  * Everyday two-word phrases (`opening hours`): their tool words join the concept of one of the two,
  * or of the first word after them when both are stopwords (`what's in`).
  */
-function addPhrases(text: string, concepts: Concept[]) {
-  for (const { said, after, means } of everydayPhrases(text)) {
+function addPhrases(phrases: EverydayPhrase[], concepts: Concept[]) {
+  for (const { said, after, means } of phrases) {
     // A phrase of stopwords ("what's in") means something about what follows it.
     const concept =
       concepts.find((c) => c.label === said[1]) ??

@@ -63,7 +63,7 @@ export function rankTools(tools: CatalogTool[], opts: Omit<SearchOptions, "limit
   }
   const index = catalogIndex(tools, opts.servers);
   const query = parseQuery(text, index.bm25.postings);
-  const score = scorer(index, query, mentionedServers(text, query.concepts, index.servers, index.docs));
+  const score = scorer(index, query, mentionedServers(text, query, index.servers, index.docs));
   const lower = text.toLowerCase();
   const phrase = words(text).join(" ");
   const hits: RankedTool[] = [];

@@ -1,5 +1,4 @@
-import { everydayPhrases } from "./everyday-terms";
-import type { Concept } from "./query";
+import type { Query } from "./query";
 import { SYNONYM } from "./query";
 import { canonical } from "./synonyms";
 import type { ToolDoc } from "./tool-doc";
@@ -38,7 +37,7 @@ export function serverKeys(names: string[], docs: ToolDoc[]): Map<string, string
  */
 export function mentionedServers(
   text: string,
-  concepts: Concept[],
+  { concepts, everyday }: Pick<Query, "concepts" | "everyday">,
   keys: Map<string, string[]>,
   docs: ToolDoc[],
 ): Map<string, Set<number>> {
@@ -58,7 +57,7 @@ export function mentionedServers(
       });
     }
   }
-  for (const { said, means } of everydayPhrases(text)) {
+  for (const { said, means } of everyday.phrases(text)) {
     for (const [server, naming] of found) {
       const inPhrase = [...naming].filter((c) => said.includes(concepts[c]!.label));
       if (inPhrase.length === 0) continue;
