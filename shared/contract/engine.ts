@@ -38,9 +38,15 @@ export const QUICKJS_LIMITS = {
   fuelPerSecond: 3_000,
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
   graceFuel: 200,
-  /** Of a warm worker's 128 MB, what its interpreters may hold at once. */
+  /**
+   * Of a warm worker's 128 MB, what its interpreters' linear memories may hold at once: the running
+   * ones at their maximum (interpreterMaximumBytes) and the two it keeps at this base size (the
+   * interpreter prepared ahead and one zeroed memory; workers/sandbox/quickjs/memories.js).
+   */
   workerBudgetBytes: CODE_BYTES,
-  /** One interpreter's memory beyond its heap limit: wasm static data, stack, the glue. */
+  /** A fresh interpreter's linear memory: the QuickJS module's minimum (256 pages), its static data, stack and prelude. */
+  interpreterBaseBytes: 16 * 1024 * 1024,
+  /** One running interpreter's memory outside its linear memory: the glue's objects and handles. */
   instanceOverheadBytes: 4 * 1024 * 1024,
   /**
    * QuickJS's stack limit per execution: low enough that QuickJS stops a deep recursion
@@ -55,6 +61,25 @@ export const QUICKJS_LIMITS = {
   /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
   maxCallBuffers: 16,
 } as const;
+
+/**
+ * The hard maximum of the linear memory of an interpreter whose execution's limit is `memoryBytes`
+ * (EXEC_MEMORY_MB): a fresh interpreter's memory and the limit beyond it, in whole wasm pages. Past
+ * it the allocator's growth is refused and the execution ends with ResourceLimitError.
+ */
+export function interpreterMaximumBytes(memoryBytes: number): number {
+  return QUICKJS_LIMITS.interpreterBaseBytes + Math.ceil(memoryBytes / 65_536) * 65_536;
+}
+
+/**
+ * How many interpreters of `memoryBytes` a warm worker runs at once (at least one): what keeps its
+ * isolate within 128 MB (workers/sandbox/quickjs/engine.js admits executions by it).
+ */
+export function interpretersThatFit(memoryBytes: number): number {
+  const kept = 2 * QUICKJS_LIMITS.interpreterBaseBytes;
+  const each = interpreterMaximumBytes(memoryBytes) + QUICKJS_LIMITS.instanceOverheadBytes;
+  return Math.max(1, Math.floor((QUICKJS_LIMITS.workerBudgetBytes - kept) / each));
+}
 
 /**
  * A Python execution's CPython linear memory in a warm Python worker (its memory cannot grow past it:
