@@ -17,7 +17,8 @@
 //      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency;
 //   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs);
 //   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
-//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs).
+//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs);
+//  10. the peak memory of one warm worker under memory attacks, four at once (memory.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
@@ -45,6 +46,7 @@ import { runEngines } from "./bench/engines.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { latencyPaths, runLatency } from "./bench/latency.mjs";
+import { runMemory } from "./bench/memory.mjs";
 import { disableNetworkEvents } from "./bench/network-events.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
 import { runPaced } from "./bench/paced.mjs";
@@ -72,7 +74,7 @@ const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -193,6 +195,7 @@ async function main() {
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });
+    if (SECTIONS.has(10)) await runMemory({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {
     await everythingClient.close().catch(() => {});
   }

@@ -38,13 +38,9 @@ export const QUICKJS_LIMITS = {
   fuelPerSecond: 3_000,
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
   graceFuel: 200,
-  /**
-   * Of a warm worker's 128 MB, what its interpreters' linear memories may hold at once: the running
-   * ones at their maximum (interpreterMaximumBytes) and the two it keeps at this base size (the
-   * interpreter prepared ahead and one zeroed memory; workers/sandbox/quickjs/memories.js).
-   */
+  /** Of a warm worker's 128 MB, what its interpreters may hold at once (interpretersThatFit). */
   workerBudgetBytes: CODE_BYTES,
-  /** A fresh interpreter's linear memory: the QuickJS module's minimum (256 pages), its static data, stack and prelude. */
+  /** A fresh interpreter's linear memory, the QuickJS module's minimum (256 pages): its static data, stack and prelude. */
   interpreterBaseBytes: 16 * 1024 * 1024,
   /** One running interpreter's memory outside its linear memory: the glue's objects and handles. */
   instanceOverheadBytes: 4 * 1024 * 1024,
@@ -64,21 +60,24 @@ export const QUICKJS_LIMITS = {
 
 /**
  * The hard maximum of the linear memory of an interpreter whose execution's limit is `memoryBytes`
- * (EXEC_MEMORY_MB): a fresh interpreter's memory and the limit beyond it, in whole wasm pages. Past
- * it the allocator's growth is refused and the execution ends with ResourceLimitError.
+ * (EXEC_MEMORY_MB): the limit, the interpreter's own static data, stack and prelude included, in
+ * whole wasm pages and at least a fresh interpreter's memory. Past it the allocator's growth is
+ * refused and the execution ends with ResourceLimitError.
  */
 export function interpreterMaximumBytes(memoryBytes: number): number {
-  return QUICKJS_LIMITS.interpreterBaseBytes + Math.ceil(memoryBytes / 65_536) * 65_536;
+  return Math.max(QUICKJS_LIMITS.interpreterBaseBytes, Math.ceil(memoryBytes / 65_536) * 65_536);
 }
 
 /**
- * How many interpreters of `memoryBytes` a warm worker runs at once (at least one): what keeps its
- * isolate within 128 MB (workers/sandbox/quickjs/engine.js admits executions by it).
+ * How many interpreters of `memoryBytes` a warm worker runs at once (at least one), so that its
+ * isolate stays within 128 MB: each of its linear memories may be at its maximum, the running ones'
+ * and the one more it keeps for the interpreter prepared ahead (workers/sandbox/quickjs/memories.js
+ * reuses them, zeroed, instead of leaving grown ones to a GC that does not come soon). The engine
+ * admits executions by it (workers/sandbox/quickjs/engine.js).
  */
 export function interpretersThatFit(memoryBytes: number): number {
-  const kept = 2 * QUICKJS_LIMITS.interpreterBaseBytes;
   const each = interpreterMaximumBytes(memoryBytes) + QUICKJS_LIMITS.instanceOverheadBytes;
-  return Math.max(1, Math.floor((QUICKJS_LIMITS.workerBudgetBytes - kept) / each));
+  return Math.max(1, Math.floor(QUICKJS_LIMITS.workerBudgetBytes / each) - 1);
 }
 
 /**

@@ -1,7 +1,11 @@
 // Interpreters, made before an execution asks for one, and an execution's start in one.
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
-import { QUICKJS_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import {
+  interpretersThatFit,
+  QUICKJS_LIMITS as LIMITS,
+  BRIDGE_METHODS as METHODS,
+} from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
 import { addLeanFunctions } from "./lean-calls.js";
 import { memoryKeeper } from "./memories.js";
@@ -16,8 +20,10 @@ const PRELUDE = PRELUDE_SOURCE;
 /** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
 const RUN_CODE = RUN_CODE_SOURCE;
 
-/** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
-const memories = memoryKeeper(1);
+/** Linear memories, zeroed and handed out again: as many as run at once, and the next interpreter's. */
+const memories = memoryKeeper();
+/** @param {number} memoryBytes how many memories the keeper may own for interpreters of this limit */
+const memoriesKept = (memoryBytes) => interpretersThatFit(memoryBytes) + 1;
 
 /** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
 
@@ -38,7 +44,7 @@ class Interpreter {
       return await Interpreter.#makeIn(memory, memoryBytes);
     } catch (err) {
       // Nothing holds the half-made interpreter: its memory goes back as a finished one's does.
-      memories.giveBack(memory);
+      memories.giveBack(memory, memoriesKept(memoryBytes));
       throw err;
     }
   }
@@ -136,7 +142,7 @@ async function takeInterpreter(memoryBytes) {
   spare = undefined;
   const it = await ready?.catch(() => undefined);
   if (it?.memoryBytes === memoryBytes) return it;
-  if (it) memories.giveBack(it.memory);
+  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes));
   return Interpreter.make(memoryBytes);
 }
 
@@ -190,7 +196,7 @@ export async function execute(run, bridge, waitUntil) {
     // preparation, which takes the thread for ~5 ms (a wasm instance, the prelude, run-code.js).
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
-        memories.giveBack(it.memory);
+        memories.giveBack(it.memory, memoriesKept(run.memoryBytes));
         return prepareSpare(run.memoryBytes);
       }),
     );
