@@ -60,20 +60,20 @@ export const QUICKJS_LIMITS = {
 
 /**
  * The hard maximum of the linear memory of an interpreter whose execution's limit is `memoryBytes`
- * (EXEC_MEMORY_MB): the limit, the interpreter's own static data, stack and prelude included, in
- * whole wasm pages and at least a fresh interpreter's memory. Past it the allocator's growth is
- * refused and the execution ends with ResourceLimitError.
+ * (EXEC_MEMORY_MB): a fresh interpreter's memory and the limit beyond it, in whole wasm pages (the
+ * limit alone left an 8 MB result no room to be copied into its report). Past it the allocator's
+ * growth is refused and the execution ends with ResourceLimitError.
  */
 export function interpreterMaximumBytes(memoryBytes: number): number {
-  return Math.max(QUICKJS_LIMITS.interpreterBaseBytes, Math.ceil(memoryBytes / 65_536) * 65_536);
+  return QUICKJS_LIMITS.interpreterBaseBytes + Math.ceil(memoryBytes / 65_536) * 65_536;
 }
 
 /**
- * How many interpreters of `memoryBytes` a warm worker runs at once (at least one), so that its
- * isolate stays within 128 MB: each of its linear memories may be at its maximum, the running ones'
- * and the one more it keeps for the interpreter prepared ahead (workers/sandbox/quickjs/memories.js
- * reuses them, zeroed, instead of leaving grown ones to a GC that does not come soon). The engine
- * admits executions by it (workers/sandbox/quickjs/engine.js).
+ * How many interpreters of `memoryBytes` a warm worker runs at once (at least one): each of its
+ * linear memories may be at its maximum, the running ones' and the one more it keeps for the
+ * interpreter prepared ahead (workers/sandbox/quickjs/memories.js reuses them, zeroed, instead of
+ * leaving grown ones to a GC that does not come soon). The engine admits executions by it
+ * (workers/sandbox/quickjs/engine.js). At the default 32 MB that is one, and two memories of 48 MB.
  */
 export function interpretersThatFit(memoryBytes: number): number {
   const each = interpreterMaximumBytes(memoryBytes) + QUICKJS_LIMITS.instanceOverheadBytes;
