@@ -4,8 +4,8 @@
 // fresh WebAssembly instance of QuickJS: its own linear memory, its own runtime and context, dropped
 // when the execution ends (made, with the prelude run in it, before the execution asks: Interpreter).
 // Nothing of an execution outlives it here: this module keeps only the compiled wasm module, the
-// count of executions in flight, one prepared interpreter that no execution has touched and at most
-// one linear memory, zeroed once its execution closed (memories.js).
+// count of executions in flight, one prepared interpreter that no execution has touched and linear
+// memories zeroed once their execution closed (memories.js: as many as run at once, and one more).
 //
 // Bounds, all deterministic and the same locally as on Cloudflare:
 // - CPU: fuel, a budget of interrupt-handler calls (QuickJS calls it every 10,000 bytecode steps and
