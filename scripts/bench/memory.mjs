@@ -68,8 +68,16 @@ function hostWorkerd(group) {
   throw new Error(`no workerd with an inspector in process group ${group}`);
 }
 
-const statusMb = (pid, field) =>
-  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+/** A field of the process's /proc status in MB; throws, naming the step, when the process is gone. */
+function statusMb(pid, field, during = "") {
+  try {
+    return (
+      Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024
+    );
+  } catch {
+    throw new Error(`the sandbox host's workerd (pid ${pid}) stopped${during ? ` during ${during}` : ""}`);
+  }
+}
 
 /**
  * Runs every attack of ATTACKS, AT_ONCE copies at a time beside an ordinary execution, on `stack`
@@ -110,6 +118,7 @@ export async function attackMemory(
     const idle = statusMb(pid, "VmRSS") - before;
     for (const [lang, attack, code] of ATTACKS.filter(([l]) => l === language)) {
       await new Promise((r) => setTimeout(r, 500));
+      statusMb(pid, "VmRSS", `the round before ${lang} "${attack}"`);
       writeFileSync(`/proc/${pid}/clear_refs`, "5"); // VmHWM := VmRSS
       const attacks = Array.from({ length: AT_ONCE }, () =>
         execute({ code, language: lang, timeoutMs: TIMEOUT_MS }),
@@ -122,7 +131,7 @@ export async function attackMemory(
         language,
         attack,
         idleMb: idle,
-        peakMb: statusMb(pid, "VmHWM") - before,
+        peakMb: statusMb(pid, "VmHWM", `${lang} "${attack}"`) - before,
         errors: ended.map((r) => r.error?.name ?? "none"),
         inTime: ended.every((r) => r.ms < TIMEOUT_MS + 1_000),
         expected: OUT_OF_MEMORY[lang],
