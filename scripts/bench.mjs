@@ -19,6 +19,7 @@
 //   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
 //      README demo task, and the cost lines (Dynamic Workers, KV and Durable Object calls, $ per 1,000
 //      executions) (engines.mjs, cost.mjs);
+//  10. the peak memory of one warm worker under memory attacks, four at once (memory.mjs);
 //  11. discovery at 1,000, 5,000 and 10,000 tools from real API descriptions: index build, heap,
 //      search_tools p50/p99, recall beside BM25, tier-1 tokens (discovery-scale.mjs; BENCH_DISCOVERY_SIZES,
 //      BENCH_DISCOVERY_ROUNDS; the first run installs the descriptions' packages, ~800 MB, into node_modules/.cache);
@@ -51,6 +52,7 @@ import { runEngines } from "./bench/engines.mjs";
 import { connectClient } from "./bench/everything.mjs";
 import { gatewayClient } from "./bench/gateway-client.mjs";
 import { latencyPaths, runLatency } from "./bench/latency.mjs";
+import { runMemory } from "./bench/memory.mjs";
 import { disableNetworkEvents } from "./bench/network-events.mjs";
 import { runOverhead } from "./bench/overhead.mjs";
 import { runPaced } from "./bench/paced.mjs";
@@ -80,7 +82,7 @@ const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,11").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10,11").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -214,6 +216,7 @@ async function main() {
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) figures.python = await runPython({ track: (stop) => stopsOnSignal.push(stop) });
+    if (SECTIONS.has(10)) figures.memory = await runMemory({ track: (stop) => stopsOnSignal.push(stop) });
   } finally {
     await everythingClient.close().catch(() => {});
   }

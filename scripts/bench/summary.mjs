@@ -51,6 +51,12 @@ const LINES = [
     (f) =>
       `compute (10^7-iteration loop): quickjs ${f.engines.computeRatio.toFixed(0)}x the isolate engine's time (README "Engines and cost")`,
   ],
+  [
+    10,
+    ({ memory }) =>
+      `peak of a warm worker under memory attacks, four at once: ${Math.max(...memory.map((r) => r.peakMb)).toFixed(0)} MB ` +
+      `(Cloudflare's isolate: 128 MB; docs/security.md)`,
+  ],
   [9, (f) => `demo task: quickjs ${x(f.engines.taskRatio)} the isolate engine's p50 (docs/benchmarks.md)`],
   [
     1,

@@ -38,9 +38,11 @@ export const QUICKJS_LIMITS = {
   fuelPerSecond: 3_000,
   /** Fuel the runtime gets after the code's ran out, to report the stop with its logs (~0.1 s). */
   graceFuel: 200,
-  /** Of a warm worker's 128 MB, what its interpreters may hold at once. */
+  /** Of a warm worker's 128 MB, what its interpreters may hold at once (interpretersThatFit). */
   workerBudgetBytes: CODE_BYTES,
-  /** One interpreter's memory beyond its heap limit: wasm static data, stack, the glue. */
+  /** A fresh interpreter's linear memory, the QuickJS module's minimum (256 pages): its static data, stack and prelude. */
+  interpreterBaseBytes: 16 * 1024 * 1024,
+  /** One running interpreter's memory outside its linear memory: the glue's objects and handles. */
   instanceOverheadBytes: 4 * 1024 * 1024,
   /**
    * QuickJS's stack limit per execution: low enough that QuickJS stops a deep recursion
@@ -55,6 +57,28 @@ export const QUICKJS_LIMITS = {
   /** Byte arrays one bridge call may carry beside its JSON (a workspace write has one). */
   maxCallBuffers: 16,
 } as const;
+
+/**
+ * The hard maximum of the linear memory of an interpreter whose execution's limit is `memoryBytes`
+ * (EXEC_MEMORY_MB): a fresh interpreter's memory and the limit beyond it, in whole wasm pages (the
+ * limit alone left an 8 MB result no room to be copied into its report). Past it the allocator's
+ * growth is refused and the execution ends with ResourceLimitError.
+ */
+export function interpreterMaximumBytes(memoryBytes: number): number {
+  return QUICKJS_LIMITS.interpreterBaseBytes + Math.ceil(memoryBytes / 65_536) * 65_536;
+}
+
+/**
+ * How many interpreters of `memoryBytes` a warm worker runs at once (at least one): each of its
+ * linear memories may be at its maximum, the running ones' and the one more it keeps for the
+ * interpreter prepared ahead (workers/sandbox/quickjs/memories.js reuses them, zeroed, instead of
+ * leaving grown ones to a GC that does not come soon). The engine admits executions by it
+ * (workers/sandbox/quickjs/engine.js). At the default 32 MB that is one, and two memories of 48 MB.
+ */
+export function interpretersThatFit(memoryBytes: number): number {
+  const each = interpreterMaximumBytes(memoryBytes) + QUICKJS_LIMITS.instanceOverheadBytes;
+  return Math.max(1, Math.floor(QUICKJS_LIMITS.workerBudgetBytes / each) - 1);
+}
 
 /**
  * A Python execution's CPython linear memory in a warm Python worker (its memory cannot grow past it:

@@ -1,40 +1,65 @@
 import { describe, expect, it } from "vitest";
+import { interpreterMaximumBytes } from "../../shared/contract/engine";
 import { INITIAL_BYTES, memoryKeeper } from "../../workers/sandbox/quickjs/memories.js";
 
-// The quickjs engine hands an interpreter's linear memory to the next one only zeroed, never grown
-// (workers/sandbox/quickjs/memories.js): what the next execution starts with is what a new memory holds.
+const LIMIT = 32 * 1024 * 1024;
+
+// The quickjs engine hands an interpreter's linear memory to the next one only zeroed, and never past
+// its maximum (workers/sandbox/quickjs/memories.js): the next execution starts with zeros, as in a new memory.
 const nonZero = (memory: WebAssembly.Memory) => new Uint8Array(memory.buffer).findIndex((b) => b !== 0);
 
 describe("the quickjs engine's linear memories", () => {
   it("gives a memory back zeroed, and only to one taker", () => {
-    const keeper = memoryKeeper(1);
-    const first = keeper.take();
+    const keeper = memoryKeeper();
+    const first = keeper.take(LIMIT);
     expect(first.buffer.byteLength).toBe(INITIAL_BYTES);
     const secret = new TextEncoder().encode("execution A's secret");
     new Uint8Array(first.buffer).set(secret, 4_096);
     new Uint8Array(first.buffer).set(secret, INITIAL_BYTES - secret.length);
-    keeper.giveBack(first);
+    keeper.giveBack(first, 1);
     expect(keeper.held).toBe(1);
-    const next = keeper.take();
+    const next = keeper.take(LIMIT);
     expect(next).toBe(first);
     expect(nonZero(next)).toBe(-1);
     expect(keeper.held).toBe(0);
-    expect(keeper.take()).not.toBe(first);
+    expect(keeper.take(LIMIT)).not.toBe(first);
   });
 
-  it("owns at most `keep` memories; one that grew is dropped and replaced", () => {
-    const keeper = memoryKeeper(1);
-    const [a, b] = [keeper.take(), keeper.take()];
-    keeper.giveBack(a);
-    keeper.giveBack(b);
+  it("owns at most `keep` memories, and hands one that grew out again zeroed", () => {
+    const keeper = memoryKeeper();
+    const [a, b] = [keeper.take(LIMIT), keeper.take(LIMIT)];
+    keeper.giveBack(a, 1);
+    keeper.giveBack(b, 1);
     expect(keeper.held).toBe(1);
-    expect(keeper.take()).toBe(a);
-    a.grow(1);
-    keeper.giveBack(a);
-    expect(keeper.held).toBe(0);
-    const c = keeper.take();
-    expect(c).not.toBe(a);
-    keeper.giveBack(c);
-    expect(keeper.take()).toBe(c);
+    expect(keeper.take(LIMIT)).toBe(a);
+    a.grow(16);
+    new Uint8Array(a.buffer).fill(7, INITIAL_BYTES);
+    keeper.giveBack(a, 1);
+    expect(keeper.held).toBe(1);
+    const c = keeper.take(LIMIT);
+    expect(c).toBe(a);
+    expect(c.buffer.byteLength).toBe(INITIAL_BYTES + 16 * 65_536);
+    expect(nonZero(c)).toBe(-1);
+  });
+
+  it("hands out a memory only to an interpreter of the same limit", () => {
+    const keeper = memoryKeeper();
+    const a = keeper.take(LIMIT);
+    keeper.giveBack(a, 1);
+    expect(keeper.take(4 * LIMIT)).not.toBe(a);
+    expect(keeper.take(LIMIT)).toBe(a);
+  });
+
+  // QuickJS's own limit does not bound its allocator (memories.js): the memory's maximum does.
+  it("refuses to grow a memory past the execution's limit, and says so", () => {
+    const memory = memoryKeeper().take(LIMIT);
+    const pages = (interpreterMaximumBytes(LIMIT) - INITIAL_BYTES) / 65_536;
+    expect(pages).toBe(LIMIT / 65_536);
+    expect(() => memory.grow(pages + 1)).toThrow(RangeError);
+    expect(memory.full).toBe(true);
+    memory.grow(pages);
+    expect(memory.full).toBe(false);
+    expect(memory.buffer.byteLength).toBe(INITIAL_BYTES + LIMIT);
+    expect(() => memory.grow(1)).toThrow(RangeError);
   });
 });

@@ -4,13 +4,14 @@
 // fresh WebAssembly instance of QuickJS: its own linear memory, its own runtime and context, dropped
 // when the execution ends (made, with the prelude run in it, before the execution asks: Interpreter).
 // Nothing of an execution outlives it here: this module keeps only the compiled wasm module, the
-// count of executions in flight, one prepared interpreter that no execution has touched and at most
-// one linear memory, zeroed once its execution closed (memories.js).
+// count of executions in flight, one prepared interpreter that no execution has touched and linear
+// memories zeroed once their execution closed (memories.js: as many as run at once, and one more).
 //
 // Bounds, all deterministic and the same locally as on Cloudflare:
 // - CPU: fuel, a budget of interrupt-handler calls (QuickJS calls it every 10,000 bytecode steps and
 //   from its regex engine); `Date.now()` does not advance during computation on Cloudflare.
-// - memory: the runtime's memory limit (`InternalError: out of memory`), stack: its stack limit.
+// - memory: the interpreter's linear memory, whose maximum is the execution's limit beyond a fresh
+//   interpreter's memory (memories.js), and executions admitted by it; stack: the runtime's limit.
 // - wall clock: the runtime's own timer (runtime.js), which fires at awaits.
 // - natives that loop without the interrupt handler: refused by prelude.js before they start.
 // When fuel runs out the agent's code is unwound (QuickJS makes that error uncatchable), its timers
@@ -18,7 +19,7 @@
 // with its logs; if even that runs out, this module reports the stop itself.
 
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { QUICKJS_LIMITS as LIMITS } from "../../../shared/contract/engine";
+import { interpretersThatFit } from "../../../shared/contract/engine";
 import { execute } from "./interpreter.js";
 import { engineError, stopReport, timeoutError } from "./reports.js";
 
@@ -52,15 +53,13 @@ export default class WarmSandbox extends WorkerEntrypoint {
 
 /**
  * Waits until this worker has room for one more interpreter of `memoryBytes` (its isolate has
- * 128 MB; LIMITS.workerBudgetBytes of it go to interpreters), or until the deadline.
+ * 128 MB; each running interpreter's linear memory may grow to its hard maximum:
+ * interpretersThatFit), or until the deadline.
  * @param {number} memoryBytes
  * @param {number} deadline
  */
 async function waitForRoom(memoryBytes, deadline) {
-  const fits = Math.max(
-    1,
-    Math.floor(LIMITS.workerBudgetBytes / (memoryBytes + LIMITS.instanceOverheadBytes)),
-  );
+  const fits = interpretersThatFit(memoryBytes);
   while (inFlight >= fits) {
     const left = deadline - Date.now();
     if (left <= 0) return false;

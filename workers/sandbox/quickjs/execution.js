@@ -134,7 +134,8 @@ export class Execution {
       if (done.error && this.fuel.out && !this.stopped)
         this.stopStack ??= describe(this.vm, done.error).stack;
       if (this.fuel.out) {
-        if (this.stopped) {
+        // A full memory (interpreter.js) leaves the runtime no room to report: the engine does.
+        if (this.stopped || this.it.memory.full) {
           this.hardStop?.(this.cpuError());
           return;
         }

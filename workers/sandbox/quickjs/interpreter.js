@@ -1,12 +1,16 @@
 // Interpreters, made before an execution asks for one, and an execution's start in one.
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
-import { QUICKJS_LIMITS as LIMITS, BRIDGE_METHODS as METHODS } from "../../../shared/contract/engine";
+import {
+  interpretersThatFit,
+  QUICKJS_LIMITS as LIMITS,
+  BRIDGE_METHODS as METHODS,
+} from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
 import { addLeanFunctions } from "./lean-calls.js";
 import { memoryKeeper } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
-import { errorMessage } from "./reports.js";
+import { errorMessage, stoppedReport, stopReport } from "./reports.js";
 import { V8_POLYFILLS, WORKER_FUNCTIONS } from "./worker-functions.js";
 import { LEAN_V8 } from "./worker-v8.js";
 
@@ -16,10 +20,15 @@ const PRELUDE = PRELUDE_SOURCE;
 /** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
 const RUN_CODE = RUN_CODE_SOURCE;
 
-/** One zeroed memory kept: the next interpreter's, made right after an execution gives its memory back. */
-const memories = memoryKeeper(1);
+/** Linear memories, zeroed and handed out again: as many as run at once, and the next interpreter's. */
+const memories = memoryKeeper();
+/** @param {number} memoryBytes how many memories the keeper may own for interpreters of this limit */
+const memoriesKept = (memoryBytes) => interpretersThatFit(memoryBytes) + 1;
 
 /** @typedef {import("../../../shared/contract/sandbox").EngineRun} EngineRun */
+
+/** QuickJS's own error for a failed allocation: the sandbox reports it as ResourceLimitError (quickjs-error.ts). */
+const OUT_OF_MEMORY = { name: "InternalError", message: "out of memory" };
 
 /**
  * An interpreter made before an execution asks for one: a fresh wasm instance of QuickJS, its
@@ -28,26 +37,27 @@ const memories = memoryKeeper(1);
  * and serves only that one. The next is made once an execution has its own, off its path.
  */
 class Interpreter {
-  static async make() {
-    const memory = memories.take();
+  /** @param {number} memoryBytes the execution's memory limit: its linear memory's maximum (memories.js) */
+  static async make(memoryBytes) {
+    const memory = memories.take(memoryBytes);
     try {
-      return await Interpreter.#makeIn(memory);
+      return await Interpreter.#makeIn(memory, memoryBytes);
     } catch (err) {
       // Nothing holds the half-made interpreter: its memory goes back as a finished one's does.
-      memories.giveBack(memory);
+      memories.giveBack(memory, memoriesKept(memoryBytes));
       throw err;
     }
   }
 
-  /** @param {WebAssembly.Memory} memory */
-  static async #makeIn(memory) {
+  /** @param {WebAssembly.Memory & { full: boolean }} memory @param {number} memoryBytes */
+  static async #makeIn(memory, memoryBytes) {
     const quickjs = await newQuickJSWASMModuleFromVariant(
       newVariant(variantBase, { wasmModule, wasmMemory: memory }),
     );
     const runtime = quickjs.newRuntime();
     runtime.setMaxStackSize(LIMITS.stackBytes);
     const vm = runtime.newContext();
-    const it = new Interpreter(runtime, vm, memory);
+    const it = new Interpreter(runtime, vm, memory, memoryBytes);
     const preludeFn = vm.unwrapResult(vm.evalCode(PRELUDE, "prelude.js", { type: "global", strict: true }));
     const methods = vm.unwrapResult(vm.evalCode(JSON.stringify(METHODS)));
     const fidelity = V8_POLYFILLS.map((source) =>
@@ -67,21 +77,28 @@ class Interpreter {
   /**
    * @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime
    * @param {import("quickjs-emscripten-core").QuickJSContext} vm
-   * @param {WebAssembly.Memory} memory its wasm instance's linear memory, given back once its execution closed
+   * @param {WebAssembly.Memory & { full: boolean }} memory its wasm instance's linear memory, given back
+   *   once its execution closed; `full` once its maximum refused the allocator's growth
+   * @param {number} memoryBytes the memory limit it was made for
    */
-  constructor(runtime, vm, memory) {
+  constructor(runtime, vm, memory, memoryBytes) {
     this.runtime = runtime;
     this.vm = vm;
     this.memory = memory;
+    this.memoryBytes = memoryBytes;
     /** marks byte arrays in bridge JSON (prelude.js); agent code never sees it */
     this.tag = `\ue000b${crypto.randomUUID()}:`;
     /** @type {Execution | undefined} the one execution this interpreter serves, once taken */
     this.exec = undefined;
-    /** `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare) */
+    /**
+     * `deadline`: the wall-clock limit, checked every 8th call where the clock moves (not on Cloudflare).
+     * A full memory stops the code too: it can make nothing more (execution.js reports the limit).
+     */
     this.fuel = { used: 0, limit: Number.POSITIVE_INFINITY, out: false, deadline: Number.POSITIVE_INFINITY };
     const fuel = this.fuel;
     runtime.setInterruptHandler(() => {
-      if (++fuel.used <= fuel.limit && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
+      const going = ++fuel.used <= fuel.limit && !memory.full;
+      if (going && ((fuel.used & 7) !== 0 || Date.now() <= fuel.deadline)) return false;
       fuel.out = true;
       return true;
     });
@@ -119,17 +136,20 @@ class Interpreter {
 /** @type {Promise<Interpreter> | undefined} */
 let spare;
 
-/** The prepared interpreter, or a new one. */
-function takeInterpreter() {
-  const taken = spare ?? Interpreter.make();
+/** The prepared interpreter when it was made for this memory limit, else a new one. @param {number} memoryBytes */
+async function takeInterpreter(memoryBytes) {
+  const ready = spare;
   spare = undefined;
-  return taken;
+  const it = await ready?.catch(() => undefined);
+  if (it?.memoryBytes === memoryBytes) return it;
+  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes));
+  return Interpreter.make(memoryBytes);
 }
 
-/** Makes the next interpreter, unless one is ready or being made; settles when it is made. */
-async function prepareSpare() {
+/** Makes the next interpreter, unless one is ready or being made; settles when it is made. @param {number} memoryBytes */
+async function prepareSpare(memoryBytes) {
   if (spare) return;
-  const made = Interpreter.make();
+  const made = Interpreter.make(memoryBytes);
   spare = made;
   await made.catch(() => {
     if (spare === made) spare = undefined;
@@ -144,7 +164,7 @@ async function prepareSpare() {
  * @returns {Promise<string>}
  */
 export async function execute(run, bridge, waitUntil) {
-  const it = await takeInterpreter();
+  const it = await takeInterpreter(run.memoryBytes);
   /** @type {Execution | undefined} */
   let exec;
   try {
@@ -160,9 +180,13 @@ export async function execute(run, bridge, waitUntil) {
     );
     exec = new Execution(it, bridge, run);
     it.exec = exec;
-    return await exec.start(() => {
+    const report = await exec.start(() => {
       linking = false;
     });
+    return it.memory.full ? outOfMemoryReport(report) : report;
+  } catch (err) {
+    if (it.memory.full) return stopReport(OUT_OF_MEMORY);
+    throw err;
   } finally {
     exec?.close();
     // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
@@ -172,9 +196,23 @@ export async function execute(run, bridge, waitUntil) {
     // preparation, which takes the thread for ~5 ms (a wasm instance, the prelude, run-code.js).
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
-        memories.giveBack(it.memory);
-        return prepareSpare();
+        memories.giveBack(it.memory, memoriesKept(run.memoryBytes));
+        return prepareSpare(run.memoryBytes);
       }),
     );
   }
+}
+
+/**
+ * The report of an execution whose memory refused to grow: its error is the memory limit, whatever
+ * the runtime could still say (with no memory left QuickJS cannot make its error: `Uncaught null`).
+ * @param {string} report
+ */
+function outOfMemoryReport(report) {
+  try {
+    const { error } = JSON.parse(report);
+    if (!error || (error.name === OUT_OF_MEMORY.name && error.message === OUT_OF_MEMORY.message))
+      return report;
+  } catch {}
+  return stoppedReport(report, OUT_OF_MEMORY);
 }

@@ -1,48 +1,81 @@
-// Linear memories for the interpreters of one warm worker. A new WebAssembly.Memory is costly where
-// page faults are (its pages are mapped on first touch, and dropped ones wait for a GC), so the keeper
-// owns a few memories and hands them out again: the memory of an interpreter that is done comes back
-// here, is zeroed at once and goes to the next interpreter, byte for byte what a new memory holds and
-// never used by two interpreters at once. Zeroing maps every page of a memory, so it is worth it only
-// for the memories the keeper goes on using: `keep` of them at most; a memory beyond those, or one that
-// grew, is left to the GC unzeroed, as a new one would be.
+// Linear memories for the interpreters of one warm worker. Each has a hard maximum, the execution's
+// memory limit (interpreterMaximumBytes): QuickJS's own limit does not bound its allocator (this
+// 32-bit build has no malloc_usable_size, so QuickJS counts 8 bytes per allocation and refuses only
+// one that alone passes the limit), which grows the memory until the memory refuses: without a
+// maximum of our own at 2 GB, a heap bomb's ~2 GB of resident memory.
+// The keeper owns a few memories and hands them out again, grown or not: the memory of an
+// interpreter that is done comes back here, is zeroed at once and goes to the next interpreter with
+// the same maximum, all zeros as a new memory is and never used by two interpreters at once. A
+// memory left to the GC stays resident until a collection, which a warm worker whose JS heap barely
+// moves does not get soon: dropping grown memories, four bombs at a time took a sandbox host from
+// 169 to 393 MB over five rounds (scripts/bench/memory.mjs). So the keeper owns as many memories as
+// the worker runs interpreters at once and one more (the interpreter prepared ahead), each at most
+// its maximum; only a memory beyond those is left to the GC.
+import { interpreterMaximumBytes, QUICKJS_LIMITS } from "../../../shared/contract/engine";
 
+const PAGE = 65_536;
 /** What the QuickJS module imports (its memory import's minimum: 256 pages) and emscripten's default. */
-const INITIAL_PAGES = 256;
-const MAXIMUM_PAGES = 32_768;
-export const INITIAL_BYTES = INITIAL_PAGES * 65_536;
+export const INITIAL_BYTES = QUICKJS_LIMITS.interpreterBaseBytes;
+const INITIAL_PAGES = INITIAL_BYTES / PAGE;
 
-/** @param {number} keep how many memories the keeper owns at most */
-export function memoryKeeper(keep) {
-  /** @type {WeakSet<WebAssembly.Memory>} the memories this keeper hands out again */
+/**
+ * A linear memory that knows whether its last growth was refused: the allocator asked for more than
+ * the maximum (emscripten's resize tries a larger size first, then smaller ones: a smaller one that
+ * succeeds clears it), so the interpreter's malloc failed.
+ */
+class LinearMemory extends WebAssembly.Memory {
+  /** @param {number} maximum pages */
+  constructor(maximum) {
+    super({ initial: INITIAL_PAGES, maximum });
+    this.maximum = maximum;
+    this.full = false;
+  }
+
+  /** @param {number} delta */
+  grow(delta) {
+    try {
+      const before = super.grow(delta);
+      this.full = false;
+      return before;
+    } catch (err) {
+      this.full = true;
+      throw err;
+    }
+  }
+}
+
+export function memoryKeeper() {
+  /** @type {WeakSet<LinearMemory>} the memories this keeper hands out again */
   const owned = new WeakSet();
   let ownedCount = 0;
-  /** @type {WebAssembly.Memory[]} owned, zeroed, initial size, no interpreter's */
+  /** @type {LinearMemory[]} owned, zeroed, no interpreter's */
   const free = [];
   return {
-    /** A memory no interpreter uses: an owned one, zeroed, or a new one. */
-    take() {
-      return free.pop() ?? new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES });
+    /**
+     * A memory no interpreter uses for an execution whose limit is `memoryBytes`: an owned one of
+     * that maximum, zeroed, or a new one.
+     * @param {number} memoryBytes
+     * @returns {LinearMemory}
+     */
+    take(memoryBytes) {
+      const maximum = interpreterMaximumBytes(memoryBytes) / PAGE;
+      const at = free.findIndex((memory) => memory.maximum === maximum);
+      return (at >= 0 && free.splice(at, 1)[0]) || new LinearMemory(maximum);
     },
     /**
      * The memory of an interpreter nothing will call again (its execution closed): zeroed now and
-     * kept when the keeper owns it or can own one more, else left to the GC.
-     * @param {WebAssembly.Memory} memory
+     * kept when the keeper owns it or can own one more of the `keep` it may, else left to the GC.
+     * @param {LinearMemory} memory
+     * @param {number} keep how many memories the keeper may own
      */
-    giveBack(memory) {
-      const isOwned = owned.has(memory);
-      if (memory.buffer.byteLength !== INITIAL_BYTES) {
-        if (isOwned) {
-          owned.delete(memory);
-          ownedCount--;
-        }
-        return;
-      }
-      if (!isOwned) {
+    giveBack(memory, keep) {
+      if (!owned.has(memory)) {
         if (ownedCount >= keep) return;
         owned.add(memory);
         ownedCount++;
       }
       new Uint8Array(memory.buffer).fill(0);
+      memory.full = false;
       free.push(memory);
     },
     /** for tests: how many zeroed memories are waiting */
