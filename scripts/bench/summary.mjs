@@ -54,8 +54,12 @@ const LINES = [
   [
     10,
     ({ memory }) =>
-      `peak of a warm worker under memory attacks, four at once: ${Math.max(...memory.map((r) => r.peakMb)).toFixed(0)} MB ` +
-      `(Cloudflare's isolate: 128 MB; docs/security.md)`,
+      `peak of a warm worker under memory attacks, four at once: ${[...new Set(memory.map((r) => r.language))]
+        .map(
+          (l) =>
+            `${l} ${Math.max(...memory.filter((r) => r.language === l).map((r) => r.peakMb)).toFixed(0)} MB`,
+        )
+        .join(", ")} (Cloudflare's isolate: 128 MB; docs/security.md)`,
   ],
   [9, (f) => `demo task: quickjs ${x(f.engines.taskRatio)} the isolate engine's p50 (docs/benchmarks.md)`],
   [
