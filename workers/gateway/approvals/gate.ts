@@ -185,8 +185,8 @@ export class ApprovalGate {
   }
 
   private actor() {
-    const { requestId, team, keyId, user } = this.ctx;
-    return { requestId, team, keyId, user, sessionId: this.options.session.id };
+    const { requestId, team, keyId, user, traceId } = this.ctx;
+    return { requestId, traceId, team, keyId, user, sessionId: this.options.session.id };
   }
 }
 

@@ -1,9 +1,10 @@
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type CallToolResult, TRACEPARENT_META_KEY } from "@modelcontextprotocol/client";
 import type { CatalogTool } from "../../../shared/contract/tools";
 import { findTool } from "../discovery/find-tool";
 import { quoteName, REASON_CHARS, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
 import type { Catalog, UpstreamServer } from "../upstreams";
+import type { Span } from "../tracing/trace";
 import { withUpstream } from "../upstreams/client";
 import {
   asCaller,
@@ -37,6 +38,8 @@ export interface CallOptions {
   onMissing?: ((missing: CredentialsMissing) => Promise<true>) | undefined;
   /** the catalog again, after a connection was made (its tools are listed for the user now) */
   reloadCatalog?: (() => Promise<Catalog>) | undefined;
+  /** the call's span: its upstream requests are spans under it and carry its trace context */
+  span?: Span | undefined;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function callTool(
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
-  { timeoutMs, signal, allow, caller, onMissing, reloadCatalog }: CallOptions,
+  { timeoutMs, signal, allow, caller, onMissing, reloadCatalog, span }: CallOptions,
 ): Promise<{ value: unknown; json: string }> {
   const tool = await findOrConnect(catalog, qualifiedName, onMissing, reloadCatalog);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
@@ -67,13 +70,20 @@ export async function callTool(
       `${quoteName(tool.qualifiedName)}: server "${tool.server}" is not configured; an operator must add it`,
     );
   await allow?.(tool, input);
+  span?.set({ "gateway.server": tool.server, "gateway.tool": tool.name });
+  // MCP `_meta` carries the trace context too, for an upstream that reads it there (2026-07-28).
+  const meta = span ? { _meta: { [TRACEPARENT_META_KEY]: span.traceparent() } } : {};
   const attempt = async (): Promise<CallToolResult> =>
     withDeadline(
-      withUpstream(caller ? await asCaller(caller, server) : server, timeoutMs, (client) =>
-        client.callTool(
-          { name: tool.name, arguments: input as Record<string, unknown> },
-          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
-        ),
+      withUpstream(
+        caller ? await asCaller(caller, server) : server,
+        timeoutMs,
+        (client) =>
+          client.callTool(
+            { name: tool.name, arguments: input as Record<string, unknown>, ...meta },
+            { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+          ),
+        span,
       ),
       timeoutMs,
       `timed out after ${timeoutMs} ms`,

@@ -7,12 +7,14 @@ import type { RequestContext } from "../request/context";
  */
 export type Caller = Pick<
   RequestContext,
-  "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "origin"
+  "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "traceId" | "origin"
 >;
 
 /** What the request itself adds to its context (none of it for a detached run). */
 export type RequestParts = Pick<RequestContext, "via"> &
-  Partial<Pick<RequestContext, "body" | "messages" | "mcpEra" | "mcpSession" | "loneExecution" | "clock">>;
+  Partial<
+    Pick<RequestContext, "body" | "messages" | "mcpEra" | "mcpSession" | "loneExecution" | "clock" | "trace">
+  >;
 
 /**
  * The one builder of a `RequestContext`, frozen: the middleware's for every /mcp and /v1/* request,
@@ -24,11 +26,12 @@ export function buildContext(
   request: RequestParts,
   waitUntil: (promise: Promise<unknown>) => void,
 ): RequestContext {
-  const { config, team, teamRecord, keyId, user, requestId, origin } = caller;
+  const { config, team, teamRecord, keyId, user, requestId, traceId, origin } = caller;
   return Object.freeze({
     env,
     config,
     requestId,
+    ...(traceId ? { traceId } : {}),
     origin,
     team,
     teamRecord,
@@ -41,6 +44,6 @@ export function buildContext(
 
 /** The caller of a request's context, for a run it starts. */
 export function callerOf(ctx: RequestContext): Caller {
-  const { config, team, teamRecord, keyId, user, requestId, origin } = ctx;
-  return { config, team, teamRecord, keyId, user, requestId, origin };
+  const { config, team, teamRecord, keyId, user, requestId, traceId, origin } = ctx;
+  return { config, team, teamRecord, keyId, user, requestId, ...(traceId ? { traceId } : {}), origin };
 }
