@@ -6,6 +6,9 @@ import { exportTrace } from "../tracing/export";
 import { SpanKind, Trace } from "../tracing/trace";
 import type { AppEnv } from "./app-env";
 
+/** The longest a request's trace waits for its spans to end (an execution's longest timeout, and more). */
+const SETTLE_MAX_MS = 16 * 60_000;
+
 /**
  * The request's trace, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT): its server span,
  * under the caller's `traceparent` when it sent one, sent to the collector after the response.
@@ -37,13 +40,15 @@ export const requestTrace: MiddlewareHandler<AppEnv> = async (c, next) => {
     const status = c.res.status;
     trace.root.set({ "http.response.status_code": status });
     if (status >= 500) trace.root.fail(String(status));
-    trace.root.end();
+    let waitUntil: (promise: Promise<unknown>) => void;
     try {
       const ctx = c.executionCtx;
-      exportTrace(trace, (promise) => ctx.waitUntil(promise));
+      waitUntil = (promise) => ctx.waitUntil(promise);
     } catch {
-      // no execution context (a test calling the app directly): nothing is sent
+      waitUntil = () => {}; // no execution context (a test calling the app directly): nothing is sent
     }
+    // A streamed answer (SSE) goes on after this: the trace is sent once its spans have ended.
+    waitUntil(trace.settled(SETTLE_MAX_MS).then(() => exportTrace(trace, waitUntil)));
   }
 };
 

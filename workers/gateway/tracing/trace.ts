@@ -58,13 +58,15 @@ export class Span {
   }
 
   end(): void {
-    this.endMs ??= Date.now();
+    if (this.endMs !== undefined) return;
+    this.endMs = Date.now();
+    if (this !== this.trace.root) this.trace.spanEnded();
   }
 
   child(name: string, attributes: Attributes = {}, kind: SpanKind = SpanKind.INTERNAL): Span {
     if (!this.trace.recording) return this;
     const span = new Span(this.trace, name, kind, this.id, attributes);
-    this.trace.spans.push(span);
+    this.trace.spanStarted(span);
     return span;
   }
 
@@ -98,6 +100,8 @@ export class Trace {
   propagated = false;
   readonly spans: Span[] = [];
   readonly root: Span;
+  #open = 0;
+  #settled: (() => void) | undefined;
 
   constructor(
     readonly config: TracingConfig,
@@ -111,6 +115,32 @@ export class Trace {
     this.recording = sampled(config, this.traceId, parent);
     this.root = new Span(this, name, kind, parent?.spanId, attributes);
     this.spans.push(this.root);
+  }
+
+  spanStarted(span: Span): void {
+    this.spans.push(span);
+    this.#open++;
+  }
+
+  spanEnded(): void {
+    if (--this.#open === 0) this.#settled?.();
+  }
+
+  /**
+   * Resolves once every span under the root has ended (an execution answered over SSE goes on after
+   * the response's headers), or after `maxMs` when one never does: then the root ends too.
+   */
+  settled(maxMs: number): Promise<void> {
+    const done =
+      this.#open === 0
+        ? Promise.resolve()
+        : Promise.race([
+            new Promise<void>((resolve) => {
+              this.#settled = resolve;
+            }),
+            new Promise<void>((resolve) => setTimeout(resolve, maxMs)),
+          ]);
+    return done.then(() => this.root.end());
   }
 
   /**
