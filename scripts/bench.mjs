@@ -17,7 +17,8 @@
 //      intents of bench/discovery/ over the 297-tool corpus served as real upstreams, and latency;
 //   8. what the agent reads: characters and tokens of ten typical answers (answers.mjs);
 //   9. the quickjs and isolate engines beside codemode's executor: latency, throughput, CPU, the
-//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs).
+//      README demo task, and the cost lines (Dynamic Workers and $ per 1,000 executions) (engines.mjs);
+//  12. traces: CPU per execution with tracing off, on at 100 % and at 1 % sampling (traces.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
 // Env: BENCH_SECTIONS ("1,4" runs only those), BENCH_REQUESTS (200 per level), BENCH_WARMUP (20 per
@@ -53,6 +54,7 @@ import { runPrivacy } from "./bench/privacy.mjs";
 import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
+import { runTraces } from "./bench/traces.mjs";
 import { root } from "./lib/root.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
 
@@ -72,7 +74,7 @@ const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,12").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -190,6 +192,14 @@ async function main() {
         group,
         requests: Math.min(REQUESTS, 200),
         codemode: gw,
+      });
+    if (SECTIONS.has(12))
+      await runTraces({
+        off: { base: stack.base, apiKey: API_KEY, group },
+        vars: GATEWAY_VARS,
+        requests: Math.min(REQUESTS, 200),
+        chunks: CHUNKS,
+        track: (stop) => stopsOnSignal.push(stop),
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) await runPython({ track: (stop) => stopsOnSignal.push(stop) });

@@ -3,8 +3,8 @@ import type { CatalogTool } from "../../../shared/contract/tools";
 import { findTool } from "../discovery/find-tool";
 import { quoteName, REASON_CHARS, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
-import type { Catalog, UpstreamServer } from "../upstreams";
 import type { Span } from "../tracing/trace";
+import type { Catalog, UpstreamServer } from "../upstreams";
 import { withUpstream } from "../upstreams/client";
 import {
   asCaller,

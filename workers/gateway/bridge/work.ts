@@ -99,12 +99,7 @@ export class BridgeWork {
           timeoutMs: this.ctx.config.upstreams.callTimeoutMs,
           signal,
           // A person sees the arguments as the code wrote them: PII tokens stay tokens.
-          allow: gate
-            ? (tool) =>
-                traced(span, "approval", { "gen_ai.tool.name": tool.qualifiedName }, () =>
-                  gate.check(tool, tool.server, shown),
-                )
-            : undefined,
+          allow: gate ? (tool) => gate.check(tool, tool.server, shown, span) : undefined,
           span,
           caller: { env, team, user, origin },
           onMissing: (missing) =>

@@ -1,4 +1,4 @@
-import { SpanKind, type Span, traced } from "./trace";
+import { type Span, SpanKind, traced } from "./trace";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 

@@ -1,5 +1,6 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
 import type { NotAllowedTool } from "../teams/policy";
+import type { Span } from "../tracing/trace";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
 import {
@@ -51,6 +52,8 @@ export interface CatalogDeps {
   ttlSeconds: number;
   timeoutMs: number;
   waitUntil(promise: Promise<unknown>): void;
+  /** the request's span: a tools/list an upstream is asked for is a span under it */
+  span?: Span | undefined;
 }
 
 /** Refresh this long before expiry, in the background. */
@@ -148,7 +151,7 @@ async function refresh(
 ): Promise<CacheEntry> {
   let next: CacheEntry;
   try {
-    next = await fetchTools(server, deps.timeoutMs);
+    next = await fetchTools(server, deps.timeoutMs, deps.span);
   } catch (err) {
     // The caller lacks a connection or secret: nothing is wrong with the server, so nothing is kept.
     if (missingCredentials(err)) throw err;

@@ -6,8 +6,8 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
-import { upstreamFetch } from "../tracing/upstream-fetch";
 import type { Span } from "../tracing/trace";
+import { upstreamFetch } from "../tracing/upstream-fetch";
 import { VERSION } from "../version";
 import type { UpstreamServer } from "./config";
 import type { UserUpstream } from "./credentials";

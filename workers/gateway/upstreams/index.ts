@@ -39,7 +39,7 @@ export interface Upstreams extends UpstreamConfig {
 
 /** What the upstreams of a request depend on. */
 export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | "teamRecord" | "waitUntil"> &
-  Partial<Pick<RequestContext, "user" | "origin">>;
+  Partial<Pick<RequestContext, "user" | "origin" | "trace">>;
 
 /**
  * The team's upstreams. Its schema cache entries are its own (partitioned by team), and tools its
@@ -65,6 +65,7 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
+        span: ctx.trace?.root,
       }).then((loaded) => {
         const { visible, notAllowed } = applyPolicy(loaded.tools, refusal);
         return {
