@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -6,6 +10,7 @@ import { modernUpstream } from "../../scripts/lib/era-upstreams.mjs";
 import { type ReceivedSpan, startOtlpReceiver } from "../../scripts/lib/otlp-receiver.mjs";
 import { serveFetch } from "../../scripts/lib/serve-fetch.mjs";
 import { execute, gatewayUrl, teamWithKey } from "./client";
+import { newWire, recordingFetch } from "./eras";
 
 // Traces (contract "Traces"): the stack sends spans to OTLP/HTTP JSON on `otlpPort` (global-setup),
 // sampling only callers whose traceparent is sampled. This file starts the receiver there, and an
@@ -65,14 +70,17 @@ async function tracedClient(trace = TRACE): Promise<Client> {
   return client;
 }
 
-/** The spans of `trace` once the execution's span has arrived (sent after the response). */
-async function spansOf(trace: string): Promise<ReceivedSpan[]> {
+/** The spans of `trace` once `done` holds of them (they are sent after the response). */
+async function spansOf(
+  trace: string,
+  done = (spans: ReceivedSpan[]) => spans.some((s) => s.name === "execute_tool execute"),
+): Promise<ReceivedSpan[]> {
   for (let i = 0; i < 100; i++) {
     const spans = receiver.spans.filter((s) => s.traceId === trace);
-    if (spans.some((s) => s.name === "execute_tool execute")) return spans;
+    if (done(spans)) return spans;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no execute span of trace ${trace} arrived`);
+  throw new Error(`the spans of trace ${trace} did not arrive`);
 }
 
 const CODE = `const { tickets } = await tools.demo.list_tickets({ status: "open", limit: 1 });
@@ -164,6 +172,47 @@ describe("an execute whose caller sent a traceparent", () => {
     );
     expect(headers.some((h) => clientSpans.has(h?.split("-")[2] ?? ""))).toBe(true);
     expect(seen.find((s) => s.meta)?.meta).toBe(`00-${TRACE}-${probeCall.spanId}-01`);
+  });
+});
+
+describe("a 2026-07-28 execute asked for approval by round trip (a detached run)", () => {
+  it("runs under the first request's span, and the retry's span links to the run", async () => {
+    const trace = `5ca1ab1e${"0".repeat(24)}`;
+    const client = new ModernClient(
+      { name: "e2e-traces-2026", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler("elicitation/create", async () => ({
+      action: "accept",
+      content: { approve: true },
+    }));
+    await client.connect(
+      new ModernTransport(new URL(`${gatewayUrl()}/mcp`), {
+        fetch: recordingFetch(newWire(), { ...team, traceparent: traceparent(trace) }),
+      }),
+    );
+    try {
+      const res = await client.callTool({ name: "execute", arguments: { code: CODE } });
+      expect((res.structuredContent as { error?: unknown }).error).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+    const spans = await spansOf(trace, (got) => {
+      const run = got.find((s) => s.name === "run");
+      return run !== undefined && got.some((s) => s.links.some((l) => l.spanId === run.spanId));
+    });
+    const run = spans.find((s) => s.name === "run") as ReceivedSpan;
+    const first = spans.find((s) => s.spanId === run.parentSpanId);
+    expect(first).toMatchObject({
+      kind: 2,
+      parentSpanId: CALLER_SPAN,
+      attributes: { "gen_ai.tool.name": "execute" },
+    });
+    expect(spans.find((s) => s.name === "execute_tool execute")?.parentSpanId).toBe(run.spanId);
+    const retry = spans.filter((s) => s.links.some((l) => l.spanId === run.spanId));
+    expect(retry).toHaveLength(1);
+    expect(retry[0]).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN });
+    expect(retry[0]?.spanId).not.toBe(first?.spanId);
   });
 });
 

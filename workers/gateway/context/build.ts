@@ -8,7 +8,10 @@ import type { RequestContext } from "../request/context";
 export type Caller = Pick<
   RequestContext,
   "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "traceId" | "origin"
->;
+> & {
+  /** the request's span (`traceparent`), when its trace is sampled: a detached run's trace goes on under it */
+  traceparent?: string;
+};
 
 /** What the request itself adds to its context (none of it for a detached run). */
 export type RequestParts = Pick<RequestContext, "via"> &
@@ -45,5 +48,15 @@ export function buildContext(
 /** The caller of a request's context, for a run it starts. */
 export function callerOf(ctx: RequestContext): Caller {
   const { config, team, teamRecord, keyId, user, requestId, traceId, origin } = ctx;
-  return { config, team, teamRecord, keyId, user, requestId, ...(traceId ? { traceId } : {}), origin };
+  return {
+    config,
+    team,
+    teamRecord,
+    keyId,
+    user,
+    requestId,
+    ...(traceId ? { traceId } : {}),
+    origin,
+    ...(ctx.trace?.recording ? { traceparent: ctx.trace.root.traceparent() } : {}),
+  };
 }
