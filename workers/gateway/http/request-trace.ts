@@ -19,7 +19,8 @@ export const requestTrace: MiddlewareHandler<AppEnv> = async (c, next) => {
   const loaded = loadConfig(c.env);
   const config = loaded.ok ? loaded.config.tracing : undefined;
   const incoming = parseTraceparent(c.req.header("traceparent"), c.req.header("tracestate"));
-  if (!config?.endpoint) {
+  // A liveness probe (every 2 s under `npm run dev`'s watchdog) is no trace worth keeping.
+  if (!config?.endpoint || c.req.path === "/live") {
     if (incoming) c.set("traceId", incoming.traceId);
     return next();
   }
