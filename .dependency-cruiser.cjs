@@ -9,8 +9,11 @@ const LAYERS = [
   ["edge", `${G}(http|context|routes|mcp|oauth|dashboard|runs)/|${G}(index|app)\\.ts$`],
   ["execution", `${G}(operations|execution|bridge|approvals)/`],
   ["catalog", `${G}(upstreams|discovery|openapi)/`],
-  ["state", `${G}(request|teams|admission|sessions|skills|audit|egress|write-behind|timing|connections)/`],
-  ["base", `${G}(env|config|errors|version)\\.ts$`],
+  [
+    "state",
+    `${G}(request|teams|admission|sessions|skills|audit|egress|write-behind|timing|tracing|connections)/`,
+  ],
+  ["base", `${G}(env|config|tracing-config|errors|version)\\.ts$`],
 ];
 const LAYERED = LAYERS.map(([, path]) => `(${path})`).join("|");
 

@@ -23,6 +23,7 @@
 //  11. discovery at 1,000, 5,000 and 10,000 tools from real API descriptions: index build, heap,
 //      search_tools p50/p99, recall beside BM25, tier-1 tokens (discovery-scale.mjs; BENCH_DISCOVERY_SIZES,
 //      BENCH_DISCOVERY_ROUNDS; the first run installs the descriptions' packages, ~800 MB, into node_modules/.cache);
+//  12. traces: CPU per execution with tracing off, on at 100 % and at 1 % sampling (traces.mjs);
 // and last, every figure README.md quotes, from this run, with the machine's cores (summary.mjs).
 // Every latency request runs distinct code (a counter in it), so no compile cache can flatter the
 // gateway; CPU per execution is the CPU time the wrangler dev processes used (from /proc) over a run.
@@ -62,6 +63,7 @@ import { runPython } from "./bench/python.mjs";
 import { runScenario } from "./bench/scenario.mjs";
 import { startStack } from "./bench/stack.mjs";
 import { machine, printSummary } from "./bench/summary.mjs";
+import { runTraces } from "./bench/traces.mjs";
 import { root } from "./lib/root.mjs";
 import { countTokens } from "./lib/tokens.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
@@ -82,7 +84,7 @@ const C1_REQUESTS = positiveInt("BENCH_C1_REQUESTS", 1000);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL || "warn";
 const NETWORK_EVENTS = process.env.BENCH_NETWORK_EVENTS === "on";
 const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10,11").split(",").map((s) => Number(s.trim())),
+  (process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10,11,12").split(",").map((s) => Number(s.trim())),
 );
 // The gateway runs from a generated config without .dev.vars (scripts/bench/stack.mjs), so this key is
 // the one it checks.
@@ -213,6 +215,14 @@ async function main() {
         tier1Tokens: countTokens(JSON.stringify(await tier1Tools(gw, session))),
         sizes: process.env.BENCH_DISCOVERY_SIZES,
         rounds: process.env.BENCH_DISCOVERY_ROUNDS,
+      });
+    if (SECTIONS.has(12))
+      await runTraces({
+        off: { base: stack.base, apiKey: API_KEY, group },
+        vars: GATEWAY_VARS,
+        requests: Math.min(REQUESTS, 200),
+        chunks: CHUNKS,
+        track: (stop) => stopsOnSignal.push(stop),
       });
     // Python on a stack of its own, the two-process one of `npm run dev` (scripts/bench/python.mjs says why).
     if (SECTIONS.has(6)) figures.python = await runPython({ track: (stop) => stopsOnSignal.push(stop) });

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { devCommand, devPort } from "./lib/dev-address.mjs";
 import { ensureDevKey, ensureDevVar, readDevVar } from "./lib/dev-vars.mjs";
 import { positiveNumberEnv } from "./lib/env-number.mjs";
+import { startLocalTraces } from "./lib/local-traces.mjs";
 import { startStack } from "./lib/stack.mjs";
 import { useToolchain } from "./lib/toolchain.mjs";
 import { liveProbe } from "./lib/wrangler-dev.mjs";
@@ -41,6 +42,7 @@ async function banner(url, key, oauthDemo) {
   Claude Code:  claude mcp add --transport http code-gateway ${mcp} --header "Authorization: Bearer ${key}"
   Cursor (~/.cursor/mcp.json):  { "mcpServers": { "code-gateway": { "url": "${mcp}", "headers": { "Authorization": "Bearer ${key}" } } } }
   Inspector:    ${devCommand(port, "npm run inspect")}   (or: npx @modelcontextprotocol/inspector@0.21.2 --cli ${mcp} --transport http --header "Authorization: Bearer ${key}" --method tools/list)
+  Traces:       npm run trace -- <X-Request-Id of an answer>   (${tracesNote})
   Web connector: paste ${mcp} as a custom connector, sign in with a team API key (docs/oauth.md)
   REST:         curl -s ${url}/v1/execute -H "X-API-Key: ${key}" -H "Content-Type: application/json" -d '{"code":"return 6 * 7"}'
 `);
@@ -73,6 +75,16 @@ function withOAuthDemo(demoPort) {
 
 let current;
 let stopping = false;
+// Spans go to a receiver on the gateway's port + 2 that keeps them for `npm run trace`, unless TRACES=off
+// or .dev.vars names a collector of its own.
+const ownCollector = readDevVar("OTEL_EXPORTER_OTLP_ENDPOINT") !== undefined;
+const localTraces =
+  process.env.TRACES === "off" || ownCollector ? undefined : await startLocalTraces(port + 2);
+const tracesNote = localTraces
+  ? `kept in .wrangler/traces.jsonl; TRACES=off to stop`
+  : ownCollector
+    ? "sent to OTEL_EXPORTER_OTLP_ENDPOINT of .dev.vars"
+    : "off: TRACES=off";
 
 async function run() {
   const key = ensureDevKey();
@@ -87,6 +99,7 @@ async function run() {
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       SCHEMA_CACHE_TTL_SECONDS: process.env.SCHEMA_CACHE_TTL_SECONDS ?? "60",
       ...withOAuthDemo(port + 1),
+      ...localTraces?.vars,
     };
     current = await startStack({
       port,

@@ -63,6 +63,7 @@ export class AuditLog extends DurableObject {
       sql.exec("ALTER TABLE entries ADD COLUMN decided_by TEXT");
     if (!columns.some((c) => c.name === "worker")) sql.exec("ALTER TABLE entries ADD COLUMN worker TEXT");
     if (!columns.some((c) => c.name === "user")) sql.exec("ALTER TABLE entries ADD COLUMN user TEXT");
+    if (!columns.some((c) => c.name === "trace_id")) sql.exec("ALTER TABLE entries ADD COLUMN trace_id TEXT");
     sql.exec("CREATE INDEX IF NOT EXISTS entries_session ON entries (session_id, ts)");
     // The listing's filters on rare values (errors, cancellations, approvals) read this instead of
     // walking `entries_ts` past every ok tool call; only rows matching its condition are indexed.

@@ -18,11 +18,12 @@ export type EntryRow = {
   decided_by: string | null;
   worker: string | null;
   user: string | null;
+  trace_id: string | null;
 };
 
 /** The columns of an EntryRow, in the order of `entryRowValues`. */
 export const ENTRY_COLUMNS =
-  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user";
+  "ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user, trace_id";
 
 /** One `?` per column of ENTRY_COLUMNS. */
 export const ENTRY_PLACEHOLDERS = ENTRY_COLUMNS.split(",")
@@ -48,6 +49,7 @@ export function entryRowValues(e: AuditEntry): Array<string | number | null> {
     e.decidedBy ?? null,
     e.worker ?? null,
     e.user ?? null,
+    e.traceId ?? null,
   ];
 }
 
@@ -56,6 +58,7 @@ export function toEntry(r: EntryRow): AuditEntry {
   return {
     ts: r.ts,
     requestId: r.request_id,
+    ...(r.trace_id !== null ? { traceId: r.trace_id } : {}),
     team: r.team,
     keyId: r.key_id,
     ...(r.user !== null ? { user: r.user } : {}),

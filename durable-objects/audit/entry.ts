@@ -12,6 +12,11 @@ export const AuditEntry = z.object({
   /** when it started, ms since epoch */
   ts: z.number().int().nonnegative(),
   requestId: Id,
+  /** the request's trace id (W3C), when it had one: the caller's, or the gateway's when traces are exported */
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
   team: Id,
   keyId: Id,
   /** who the request acted as: its key's `user`, else the key's id (`dev` for DEV_API_KEY); none in rows from before users */

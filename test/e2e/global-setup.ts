@@ -24,6 +24,11 @@ declare module "vitest" {
     stateDirs: string[];
     /** the file the stack's wrangler output goes to */
     stackLogPath: string;
+    /**
+     * where the gateway sends traces (OTLP/HTTP JSON): a port on 127.0.0.1 nothing listens on until a
+     * test starts its receiver there; only requests whose caller's traceparent is sampled are traced
+     */
+    otlpPort: number;
   }
 }
 
@@ -71,6 +76,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   mkdirSync(dirname(logPath), { recursive: true });
   const stackLog = createWriteStream(logPath);
   const stamped = (line: string) => `${new Date().toISOString().slice(11, 23)} ${line}`;
+  const otlpPort = await freePort();
   const wrangler = await startStack({
     vars: {
       DEV_API_KEY: TEST_API_KEY,
@@ -81,6 +87,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // host that misses a deadline is restarted (tests of timeouts pass their own timeoutMs).
       EXEC_TIMEOUT_MS: "120000",
       SANDBOX_ENGINE: engine,
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_TRACES_SAMPLER: "parentbased_always_off",
     },
     persist: "temp",
     envFile: null,
@@ -104,6 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const hostState = wrangler.sandboxHost.current()?.stateDir;
   project.provide("stateDirs", [wrangler.gateway.stateDir, ...(hostState ? [hostState] : [])]);
   project.provide("stackLogPath", logPath);
+  project.provide("otlpPort", otlpPort);
   return async () => {
     await wrangler.stop();
     everything.child.kill("SIGKILL");

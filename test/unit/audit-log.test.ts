@@ -140,7 +140,7 @@ describe("AuditLog object", () => {
     await stub.append([entry("hidden")], 30);
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user, trace_id FROM entries",
         Date.now() - 40 * DAY,
       );
     });
@@ -156,7 +156,7 @@ describe("AuditLog object", () => {
     await runInDurableObject(stub, (_i, state) => {
       state.storage.sql.exec("UPDATE entries SET ts = ?", Date.now() - 31 * DAY);
       state.storage.sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user FROM entries",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user, trace_id FROM entries",
         Date.now() - DAY,
       );
     });

@@ -6,6 +6,7 @@ import { HttpError, toErrorResponse } from "./http/errors";
 import { corsPolicy, originGuard } from "./http/origin";
 import { phaseTiming } from "./http/phase-timing";
 import { requestLog } from "./http/request-log";
+import { requestTrace } from "./http/request-trace";
 import { oauthRoutes } from "./oauth";
 import { adminRoutes } from "./routes/admin";
 import { approvePageRoutes } from "./routes/approve-page";
@@ -24,6 +25,7 @@ export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", phaseTiming);
   app.use("*", requestLog);
+  app.use("*", requestTrace);
   app.use("*", originGuard);
   app.use("*", corsPolicy);
   app.use("/mcp", requestContext);

@@ -3,6 +3,7 @@ import { DEFAULT_ENGINE, ENGINES, type Engine } from "../../shared/contract/engi
 import type { SessionQuota } from "../../shared/contract/session";
 import type { LogLevel } from "../../shared/log";
 import type { GatewayEnv } from "./env";
+import { TRACING_VARS, type TracingConfig, tracingConfig } from "./tracing-config";
 
 /** A whole-number variable; unset or "" means the default. */
 function intVar(fallback: number, min: number, max: number) {
@@ -73,6 +74,7 @@ const ConfigSchema = z.object({
         .map((o) => o.trim().replace(/\/$/, ""))
         .filter(Boolean),
     ),
+  ...TRACING_VARS,
   DEV_API_KEY: z
     .string()
     .optional()
@@ -149,6 +151,8 @@ export interface Config {
   logLevel: LogLevel;
   /** PHASE_TIMING: Server-Timing phases for operator requests (`npm run bench`) */
   phaseTiming: boolean;
+  /** OTEL_* and TRACE_*: where spans go, which are kept (docs/operations.md "Traces") */
+  tracing: TracingConfig;
   /** requests per minute per API key, and executions at once per team */
   rateLimit: { perMinute: number; maxConcurrent: number };
   /** characters of one skill's code (SKILL_MAX_CODE_CHARS), skills per team (SKILL_MAX_PER_TEAM) */
@@ -212,6 +216,7 @@ export function loadConfig(env: GatewayEnv): ConfigResult {
             devApiKey: v.DEV_API_KEY,
             logLevel: v.LOG_LEVEL,
             phaseTiming: v.PHASE_TIMING === "on",
+            tracing: tracingConfig(v),
             rateLimit: { perMinute: v.RATE_LIMIT_PER_MINUTE, maxConcurrent: v.EXEC_MAX_CONCURRENT },
             skills: { maxCodeChars: v.SKILL_MAX_CODE_CHARS, maxSkills: v.SKILL_MAX_PER_TEAM },
             upstreams: {

@@ -6,6 +6,7 @@ import { clip } from "../discovery/ts-syntax";
 import type { ExecutionEvents } from "../execution/events";
 import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
+import { type Span, traced } from "../tracing/trace";
 import type { ApprovalAsker, ApprovalQuestion } from "./asker";
 import { approvalDesk } from "./desk";
 import { type ApprovalSubject, approvalRule } from "./policy";
@@ -46,12 +47,27 @@ export class ApprovalGate {
     this.#rule = approvalRule(ctx.config.approvals);
   }
 
-  /** Returns when the call may go ahead; throws ApprovalDeniedError / ApprovalTimeoutError / CancelledError. */
-  async check(subject: ApprovalSubject, server: string, args: unknown): Promise<void> {
+  /**
+   * Returns when the call may go ahead; throws ApprovalDeniedError / ApprovalTimeoutError /
+   * CancelledError. A wait for a person is an `approval` span under `span` (the call's).
+   */
+  async check(subject: ApprovalSubject, server: string, args: unknown, span?: Span): Promise<void> {
     const rule = this.#rule(subject);
     const tool = subject.qualifiedName;
     if (rule === undefined || this.#approvedHere.has(tool)) return;
     if ((await this.approvedInSession()).has(tool)) return;
+    return traced(span, "approval", { "gen_ai.tool.name": tool }, (waiting) =>
+      this.waitForDecision(tool, rule, server, args, waiting),
+    );
+  }
+
+  private async waitForDecision(
+    tool: string,
+    rule: string,
+    server: string,
+    args: unknown,
+    waiting: Span | undefined,
+  ): Promise<void> {
     const policy = this.ctx.config.approvals;
     const startedAt = Date.now();
     const left = this.options.deadline - DEADLINE_MARGIN_MS - startedAt;
@@ -61,6 +77,7 @@ export class ApprovalGate {
     const pending = await this.open(tool, rule, args, startedAt, timeoutMs);
     this.options.events?.waitingForApproval(tool, pending.id);
     const decision = await this.decide(pending, server, timeoutMs);
+    waiting?.set({ "gateway.approval.id": pending.id, "gateway.approval.decided_by": decision.by });
     // A cancelled execution gets one audit entry, its own.
     if (!this.options.signal.aborted) {
       auditApproval(this.ctx.env, this.ctx.waitUntil, this.actor(), {
@@ -185,8 +202,8 @@ export class ApprovalGate {
   }
 
   private actor() {
-    const { requestId, team, keyId, user } = this.ctx;
-    return { requestId, team, keyId, user, sessionId: this.options.session.id };
+    const { requestId, team, keyId, user, traceId } = this.ctx;
+    return { requestId, traceId, team, keyId, user, sessionId: this.options.session.id };
   }
 }
 

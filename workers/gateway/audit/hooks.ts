@@ -8,10 +8,13 @@ import { recordAudit } from "./record";
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 const ERROR_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
 const TOOL_NAME = /^[\w.$-]{1,200}$/;
+const TRACE_ID = /^[0-9a-f]{32}$/;
 
 /** Who an entry is for; ids that are not plain identifiers are left out rather than stored. */
 export interface AuditActor {
   requestId: string;
+  /** the request's trace id, when it has one */
+  traceId?: string | undefined;
   team: string;
   keyId: string;
   /** who the request acted as (`ctx.user`) */
@@ -142,6 +145,7 @@ async function build(
     {
       ts: e.ts,
       requestId: SAFE_ID.test(actor.requestId) ? actor.requestId : "invalid",
+      ...(actor.traceId && TRACE_ID.test(actor.traceId) ? { traceId: actor.traceId } : {}),
       team: actor.team,
       keyId: actor.keyId,
       ...(actor.user && actor.user.length <= 200 ? { user: actor.user } : {}),

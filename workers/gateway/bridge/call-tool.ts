@@ -1,9 +1,10 @@
-import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type CallToolResult, TRACEPARENT_META_KEY } from "@modelcontextprotocol/client";
 import type { CatalogTool } from "../../../shared/contract/tools";
 import { findTool } from "../discovery/find-tool";
 import { quoteName, REASON_CHARS, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
 import { callOperation } from "../openapi/call";
+import type { Span } from "../tracing/trace";
 import type { Catalog, UpstreamServer } from "../upstreams";
 import { withUpstream } from "../upstreams/client";
 import {
@@ -40,6 +41,8 @@ export interface CallOptions {
   onMissing?: ((missing: CredentialsMissing) => Promise<true>) | undefined;
   /** the catalog again, after a connection was made (its tools are listed for the user now) */
   reloadCatalog?: (() => Promise<Catalog>) | undefined;
+  /** the call's span: its upstream requests are spans under it and carry its trace context */
+  span?: Span | undefined;
 }
 
 /**
@@ -52,7 +55,7 @@ export async function callTool(
   servers: UpstreamServer[],
   qualifiedName: string,
   args: unknown,
-  { timeoutMs, signal, allow, caller, onMissing, reloadCatalog }: CallOptions,
+  { timeoutMs, signal, allow, caller, onMissing, reloadCatalog, span }: CallOptions,
 ): Promise<{ value: unknown; json: string }> {
   const tool = await findOrConnect(catalog, qualifiedName, onMissing, reloadCatalog);
   const input = asJson(tool.qualifiedName, args === undefined || args === null ? {} : args);
@@ -70,6 +73,9 @@ export async function callTool(
       `${quoteName(tool.qualifiedName)}: server "${tool.server}" is not configured; an operator must add it`,
     );
   await allow?.(tool, input);
+  span?.set({ "gateway.server": tool.server, "gateway.tool": tool.name });
+  // MCP `_meta` carries the trace context too, for an upstream that reads it there (2026-07-28).
+  const meta = span ? { _meta: { [TRACEPARENT_META_KEY]: span.traceparent() } } : {};
   const name = tool.upstreamName ?? tool.name;
   const call = async (): Promise<unknown> => {
     const view = caller ? await asCaller(caller, server) : server;
@@ -80,13 +86,18 @@ export async function callTool(
       return callOperation(view, index, { name, qualifiedName: tool.qualifiedName }, input as Args, {
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
         maxBytes: MAX_RESULT_CHARS,
+        span,
       });
     }
-    const result: CallToolResult = await withUpstream(view, timeoutMs, (client) =>
-      client.callTool(
-        { name, arguments: input as Args },
-        { timeout: timeoutMs, ...(signal ? { signal } : {}) },
-      ),
+    const result: CallToolResult = await withUpstream(
+      view,
+      timeoutMs,
+      (client) =>
+        client.callTool(
+          { name, arguments: input as Args, ...meta },
+          { timeout: timeoutMs, ...(signal ? { signal } : {}) },
+        ),
+      span,
     );
     if (result.isError)
       throw new ToolCallError("ToolError", `${tool.qualifiedName} returned an error: ${errorText(result)}`);

@@ -39,7 +39,8 @@ export class SessionCalls {
   }
 }
 
-function opOf(raw: unknown): string {
+/** The `op` a session call names, for messages and spans; "session call" when it names none. */
+export function opOf(raw: unknown): string {
   const op = raw !== null && typeof raw === "object" ? (raw as { op?: unknown }).op : undefined;
   return typeof op === "string" ? op.slice(0, 40) : "session call";
 }

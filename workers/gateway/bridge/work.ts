@@ -16,11 +16,13 @@ import type { ExecutionEvents } from "../execution/events";
 import type { ExecutionLedger } from "../execution/ledger";
 import type { RequestContext } from "../request/context";
 import type { ExecutionSession } from "../sessions/execution";
+import { endToolSpan, startToolSpan } from "../tracing/tool-span";
+import { type Span, traced } from "../tracing/trace";
 import { type Catalog, type Upstreams, upstreamsFor } from "../upstreams";
 import { nameOf, parseArgs, parseJson } from "./arguments";
 import { callTool } from "./call-tool";
 import { type ConnectAsker, requireConnection } from "./connect-ask";
-import { SessionCalls } from "./session-calls";
+import { opOf, SessionCalls } from "./session-calls";
 import { SkillCalls } from "./skill-calls";
 
 const MAX_SEARCH_JSON = 10_000;
@@ -42,6 +44,8 @@ export interface WorkOptions {
   connectAsker?: ConnectAsker | undefined;
   /** when the execution's time is up: a call waiting for a connection waits no longer */
   deadline: number;
+  /** the execution's span: each call from code gets one under it */
+  span?: Span | undefined;
 }
 
 /**
@@ -73,6 +77,7 @@ export class BridgeWork {
     let args: unknown;
     let resultJson: string | undefined;
     let counted = false;
+    const span = startToolSpan(this.options.span, label, argsJson);
     const outcome = await this.answer(async () => {
       const toolName = nameOf(name, "callTool(name, args)");
       this.ledger.take("toolCalls", toolName);
@@ -94,7 +99,8 @@ export class BridgeWork {
           timeoutMs: this.ctx.config.upstreams.callTimeoutMs,
           signal,
           // A person sees the arguments as the code wrote them: PII tokens stay tokens.
-          allow: gate ? (tool) => gate.check(tool, tool.server, shown) : undefined,
+          allow: gate ? (tool) => gate.check(tool, tool.server, shown, span) : undefined,
+          span,
           caller: { env, team, user, origin },
           onMissing: (missing) =>
             requireConnection(this.ctx, missing, toolName, { asker: connectAsker, signal, deadline }),
@@ -108,6 +114,7 @@ export class BridgeWork {
       return called.value;
     });
     if (counted) this.finished(label, startedAt, outcome.ok);
+    endToolSpan(span, outcome, args, resultJson, this.ctx.config.tracing.clippedArguments);
     this.audit(label, args, startedAt, outcome, resultJson);
     return outcome;
   }
@@ -125,7 +132,7 @@ export class BridgeWork {
       if (!parsed.success)
         throw new ToolCallError("TypeError", `searchTools: ${z.prettifyError(parsed.error)}`);
       return searchTools(await this.discoveryCatalog(), parsed.data, approvalNote(this.ctx.config.approvals));
-    });
+    }, "discovery searchTools");
   }
 
   getToolDefinition(name: unknown, schema?: unknown): Promise<BridgeResult> {
@@ -138,7 +145,7 @@ export class BridgeWork {
         { schema: schema === true },
         approvalNote(this.ctx.config.approvals),
       );
-    });
+    }, "discovery getToolDefinition");
   }
 
   /** `skills.*`: each counts as a tool call; a skill call is audited under `skills.<name>`. */
@@ -155,7 +162,7 @@ export class BridgeWork {
         await this.options.gate.check({ qualifiedName: `skills.${call.name}` }, "skills", call.args);
       }
       return answer;
-    });
+    }, `skill ${what}`);
     if (what === "call") {
       const name = (payload as { name?: unknown } | undefined)?.name;
       const label = `skills.${typeof name === "string" ? name.slice(0, 64) : "?"}`;
@@ -166,12 +173,15 @@ export class BridgeWork {
   }
 
   session(call: unknown): Promise<BridgeResult> {
-    return this.answer(async () => {
-      this.ledger.take("sessionCalls", "state/workspace/session");
-      const answer = await this.#sessionCalls.call(call);
-      if (!answer.ok) throw new ToolCallError(answer.error.name, answer.error.message, answer.error.path);
-      return answer.value;
-    });
+    return this.answer(
+      async () => {
+        this.ledger.take("sessionCalls", "state/workspace/session");
+        const answer = await this.#sessionCalls.call(call);
+        if (!answer.ok) throw new ToolCallError(answer.error.name, answer.error.message, answer.error.path);
+        return answer.value;
+      },
+      `session ${opOf(call)}`,
+    );
   }
 
   async fetch(request: unknown): Promise<Response> {
@@ -240,11 +250,21 @@ export class BridgeWork {
   }
 
   private actor() {
-    const { requestId, team, keyId, user } = this.ctx;
-    return { requestId, team, keyId, user, sessionId: this.inSession.id };
+    const { requestId, team, keyId, user, traceId } = this.ctx;
+    return { requestId, traceId, team, keyId, user, sessionId: this.inSession.id };
   }
 
-  private async answer(work: () => Promise<unknown>): Promise<BridgeResult> {
+  /** The call's answer; with `span`, in a span of that name under the execution's, its status on it. */
+  private answer(work: () => Promise<unknown>, span?: string): Promise<BridgeResult> {
+    if (span === undefined) return this.settle(work);
+    return traced(this.options.span, span, {}, async (traced) => {
+      const outcome = await this.settle(work);
+      if (!outcome.ok) traced?.fail(outcome.error.name);
+      return outcome;
+    });
+  }
+
+  private async settle(work: () => Promise<unknown>): Promise<BridgeResult> {
     try {
       return { ok: true, value: await work() };
     } catch (err) {

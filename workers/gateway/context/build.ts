@@ -7,12 +7,17 @@ import type { RequestContext } from "../request/context";
  */
 export type Caller = Pick<
   RequestContext,
-  "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "origin"
->;
+  "config" | "team" | "teamRecord" | "keyId" | "user" | "requestId" | "traceId" | "origin"
+> & {
+  /** the request's span (`traceparent`), when its trace is sampled: a detached run's trace goes on under it */
+  traceparent?: string;
+};
 
 /** What the request itself adds to its context (none of it for a detached run). */
 export type RequestParts = Pick<RequestContext, "via"> &
-  Partial<Pick<RequestContext, "body" | "messages" | "mcpEra" | "mcpSession" | "loneExecution" | "clock">>;
+  Partial<
+    Pick<RequestContext, "body" | "messages" | "mcpEra" | "mcpSession" | "loneExecution" | "clock" | "trace">
+  >;
 
 /**
  * The one builder of a `RequestContext`, frozen: the middleware's for every /mcp and /v1/* request,
@@ -24,11 +29,12 @@ export function buildContext(
   request: RequestParts,
   waitUntil: (promise: Promise<unknown>) => void,
 ): RequestContext {
-  const { config, team, teamRecord, keyId, user, requestId, origin } = caller;
+  const { config, team, teamRecord, keyId, user, requestId, traceId, origin } = caller;
   return Object.freeze({
     env,
     config,
     requestId,
+    ...(traceId ? { traceId } : {}),
     origin,
     team,
     teamRecord,
@@ -41,6 +47,16 @@ export function buildContext(
 
 /** The caller of a request's context, for a run it starts. */
 export function callerOf(ctx: RequestContext): Caller {
-  const { config, team, teamRecord, keyId, user, requestId, origin } = ctx;
-  return { config, team, teamRecord, keyId, user, requestId, origin };
+  const { config, team, teamRecord, keyId, user, requestId, traceId, origin } = ctx;
+  return {
+    config,
+    team,
+    teamRecord,
+    keyId,
+    user,
+    requestId,
+    ...(traceId ? { traceId } : {}),
+    origin,
+    ...(ctx.trace?.recording ? { traceparent: ctx.trace.root.traceparent() } : {}),
+  };
 }

@@ -5,11 +5,13 @@ import { admit, messageCount } from "../admission/admit";
 import type { AppEnv } from "../http/app-env";
 import { readJson } from "../http/body";
 import { requireConfig } from "../http/config";
+import { traceIdOf, traceMcpMessage } from "../http/request-trace";
 import { isInitialize, requireValidBatch } from "../mcp/messages";
 import { requireBatchAllowed, requireSession } from "../mcp/sessions";
 import type { JsonBody } from "../request/context";
 import { loadTeam, withTeamLimits } from "../teams/resolve";
 import { timed } from "../timing/clock";
+import { traced } from "../tracing/trace";
 import { authenticate } from "./api-key";
 import { buildContext, type RequestParts } from "./build";
 import { loneExecuteCall } from "./lone-execute";
@@ -32,6 +34,9 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const teamRecord = await timed(clock, "scope", () => loadTeam(c.env, team));
   const config = withTeamLimits(deployment, teamRecord);
   const body = await timed(clock, "body", () => readBody(c), false);
+  const messages = body?.ok && c.req.path === "/mcp" ? messageFacts(body.value) : undefined;
+  if (messages && body?.ok) traceMcpMessage(c, messages, body.value);
+  const trace = c.get("trace");
   const ask = {
     env: c.env,
     config,
@@ -52,17 +57,34 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const call =
     body?.ok && mcpEra !== "modern" ? loneExecuteCall(c.req.path, body.value, c.req.raw.headers) : undefined;
-  const admission = await admit({ ...ask, execution: call !== undefined });
+  const execution = call !== undefined;
+  const admission = await traced(
+    trace?.root,
+    "admission",
+    { "gateway.team": team, "gateway.admission.credits": ask.count, "gateway.admission.lease": execution },
+    () => admit({ ...ask, execution }),
+  );
   const origin = new URL(c.req.url).origin;
-  const caller = { config, team, teamRecord, keyId, user, requestId: c.get("requestId"), origin };
+  const traceId = traceIdOf(c);
+  const caller = {
+    config,
+    team,
+    teamRecord,
+    keyId,
+    user,
+    requestId: c.get("requestId"),
+    ...(traceId ? { traceId } : {}),
+    origin,
+  };
   const parts: RequestParts = {
     via: c.req.path === "/mcp" ? "mcp" : "rest",
     ...(body ? { body } : {}),
-    ...(body?.ok && c.req.path === "/mcp" ? { messages: messageFacts(body.value) } : {}),
+    ...(messages ? { messages } : {}),
     ...(mcpEra ? { mcpEra } : {}),
     ...(mcpSession ? { mcpSession } : {}),
     ...(call ? { loneExecution: { ...call, lease: admission.lease ?? null } } : {}),
     ...(clock ? { clock } : {}),
+    ...(trace ? { trace } : {}),
   };
   c.set("context", buildContext(c.env, caller, parts, waitUntil));
   await next();

@@ -4,6 +4,7 @@ import { log } from "../../../shared/log";
 import { ToolCallError } from "../discovery/tool-call-error";
 import { GatewayError, type GatewayErrorCode } from "../errors";
 import type { AppEnv } from "./app-env";
+import { traceIdOf } from "./request-trace";
 
 /** JSON-RPC error codes used for HTTP-level faults on /mcp (same as the SDK's transport). */
 export const RPC = {
@@ -73,15 +74,18 @@ function asHttpError(err: unknown): HttpError | undefined {
 }
 
 /**
- * Every error leaves here: JSON `{ error: { code, message }, requestId }` on REST routes, a JSON-RPC
+ * Every error leaves here: JSON `{ error: { code, message }, requestId, traceId }` on REST routes (`traceId`
+ * when the request has one), a JSON-RPC
  * error object on /mcp. Anything asHttpError does not know is a bug: logged, answered 500.
  */
 export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
   const requestId = c.get("requestId");
+  const traceId = traceIdOf(c);
   let known = asHttpError(err);
   if (known === undefined) {
     log("error", "unhandled error", {
       requestId,
+      traceId,
       error: err instanceof Error ? (err.stack ?? err.message) : String(err),
     });
     known = new HttpError(500, "internal_error", "Internal error; the request id is in the logs");
@@ -92,8 +96,12 @@ export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
       ? {
           jsonrpc: "2.0",
           id: null,
-          error: { code: known.rpcCode, message: known.message, data: { code: known.code, requestId } },
+          error: {
+            code: known.rpcCode,
+            message: known.message,
+            data: { code: known.code, requestId, traceId },
+          },
         }
-      : { error: { code: known.code, message: known.message }, requestId };
+      : { error: { code: known.code, message: known.message }, requestId, traceId };
   return new Response(JSON.stringify(body), { status: known.status, headers });
 }

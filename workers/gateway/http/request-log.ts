@@ -2,12 +2,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { log, logs, setLogLevel } from "../../../shared/log";
 import { loadConfig } from "../config";
 import type { AppEnv } from "./app-env";
+import { traceIdOf } from "./request-trace";
 
 const VALID_ID = /^[\w.:-]{1,128}$/;
 
 /**
- * Request id (the caller's `X-Request-Id` when sane, else a new one), echoed, and logged after the
- * response has left (a timed bench request logs before, so its log phase is measured).
+ * Request id (the caller's `X-Request-Id` when sane, else a new one), echoed, and logged with the
+ * trace id after the response has left (a timed bench request logs before, so its log phase is measured).
  */
 export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header("X-Request-Id");
@@ -20,6 +21,7 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.res.headers.set("X-Request-Id", requestId);
   const fields = {
     requestId,
+    traceId: traceIdOf(c),
     method: c.req.method,
     path: c.req.path,
     status: c.res.status,

@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { quoteName, ToolCallError } from "../discovery/tool-call-error";
 import { clip } from "../discovery/ts-syntax";
+import type { Span } from "../tracing/trace";
 import type { UpstreamServer } from "../upstreams/config";
 import type { UserUpstream } from "../upstreams/credentials";
 import type { CallParam } from "./convert";
@@ -23,7 +24,7 @@ export async function callOperation(
   index: OperationIndex,
   tool: { name: string; qualifiedName: string },
   args: Args,
-  options: { signal: AbortSignal; maxBytes: number },
+  options: { signal: AbortSignal; maxBytes: number; span?: Span | undefined },
 ): Promise<unknown> {
   const op = index.operations[tool.name];
   const base = server.openapi?.baseUrl ?? op?.server ?? index.server;
@@ -62,7 +63,12 @@ export async function callOperation(
   const send = async (): Promise<Response> => {
     const auth = "authProvider" in server ? server.authProvider : undefined;
     if (auth?.token) headers.Authorization = `Bearer ${await auth.token()}`;
-    return sendTo(server, url.href, { method: op.method, headers, body, signal: options.signal });
+    return sendTo(
+      server,
+      url.href,
+      { method: op.method, headers, body, signal: options.signal },
+      options.span,
+    );
   };
   try {
     let res = await send();

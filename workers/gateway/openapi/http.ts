@@ -1,3 +1,5 @@
+import type { Span } from "../tracing/trace";
+import { upstreamFetch } from "../tracing/upstream-fetch";
 import type { UpstreamServer } from "../upstreams/config";
 
 const MAX_REDIRECTS = 5;
@@ -18,15 +20,22 @@ export class TooLarge extends Error {
 /**
  * `url` fetched through the server's service binding (or the network), following redirects only
  * within the same origin: a `Location` on another origin throws RedirectRefused, so headers and
- * arguments never reach a host the operator did not name.
+ * arguments never reach a host the operator did not name. With `span`, each request is a client span
+ * carrying `traceparent`.
  */
-export async function sendTo(server: UpstreamServer, url: string, init: RequestInit): Promise<Response> {
+export async function sendTo(
+  server: UpstreamServer,
+  url: string,
+  init: RequestInit,
+  span?: Span,
+): Promise<Response> {
+  const direct = (to: string | URL, request?: RequestInit) =>
+    server.service ? server.service.fetch(String(to), request) : fetch(to, request);
+  const send = span ? upstreamFetch(direct, span) : direct;
   let target = new URL(url);
   let request: RequestInit = { ...init, redirect: "manual" };
   for (let hop = 0; ; hop++) {
-    const res = server.service
-      ? await server.service.fetch(target.href, request)
-      : await fetch(target.href, request);
+    const res = await send(target.href, request);
     const location = res.status >= 300 && res.status < 400 ? res.headers.get("Location") : null;
     if (location === null) return res;
     await res.body?.cancel();

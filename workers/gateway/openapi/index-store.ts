@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hex } from "../../../shared/hash";
 import { globMatcher } from "../teams/policy";
+import type { Span } from "../tracing/trace";
 import type { CacheEntry } from "../upstreams/cache";
 import type { UpstreamServer } from "../upstreams/config";
 import type { ConvertedApi } from "./convert";
@@ -45,7 +46,7 @@ export const indexKey = (team: string, server: string, version: string): string 
  * and its operation index, so a description is parsed once per (team, description version).
  */
 export async function fetchOperationTools(
-  deps: { kv: KVNamespace; team: string },
+  deps: { kv: KVNamespace; team: string; span?: Span | undefined },
   server: UpstreamServer,
   timeoutMs: number,
   old: CacheEntry | null,
@@ -55,7 +56,7 @@ export async function fetchOperationTools(
   const headers: Record<string, string> = { ...server.headers, Accept: "application/json" };
   if (known?.etag) headers["If-None-Match"] = known.etag;
   const signal = AbortSignal.timeout(timeoutMs);
-  const res = await sendTo(server, source.descriptionUrl, { headers, signal });
+  const res = await sendTo(server, source.descriptionUrl, { headers, signal }, deps.span);
   const unchanged = (etag = known?.etag): CacheEntry => {
     const { lastError: _e, lastAttemptAt: _a, ...kept } = old!;
     return { ...kept, fetchedAt: Date.now(), openapi: { ...known!, ...(etag ? { etag } : {}) } };

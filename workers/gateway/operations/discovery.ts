@@ -8,16 +8,19 @@ import { approvalNote } from "../approvals/policy";
 import { searchTools, toolDefinition } from "../discovery/service";
 import { withSkills } from "../discovery/with-skills";
 import type { RequestContext } from "../request/context";
+import { traced } from "../tracing/trace";
 import { upstreamsFor } from "../upstreams";
 
 /** `search_tools` (MCP tool and GET /v1/tools). */
-export async function search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
-  const upstreams = await upstreamsFor(ctx);
-  return searchTools(
-    await withSkills(await upstreams.catalog(), ctx),
-    input,
-    approvalNote(ctx.config.approvals),
-  );
+export function search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
+  return traced(ctx.trace?.root, "discovery search_tools", {}, async () => {
+    const upstreams = await upstreamsFor(ctx);
+    return searchTools(
+      await withSkills(await upstreams.catalog(), ctx),
+      input,
+      approvalNote(ctx.config.approvals),
+    );
+  });
 }
 
 /**
@@ -29,11 +32,13 @@ export async function definition(
   name: string,
   options: DefinitionOptions = {},
 ): Promise<ToolDefinition> {
-  const upstreams = await upstreamsFor(ctx);
-  return toolDefinition(
-    await withSkills(await upstreams.catalog(), ctx),
-    name,
-    options,
-    approvalNote(ctx.config.approvals),
-  );
+  return traced(ctx.trace?.root, "discovery get_tool_definition", {}, async () => {
+    const upstreams = await upstreamsFor(ctx);
+    return toolDefinition(
+      await withSkills(await upstreams.catalog(), ctx),
+      name,
+      options,
+      approvalNote(ctx.config.approvals),
+    );
+  });
 }

@@ -14,6 +14,7 @@ import type { RequestContext } from "../request/context";
 import { ExecutionSession } from "../sessions/execution";
 import { skillsForExecution } from "../skills/resolve";
 import { timed } from "../timing/clock";
+import { type Span, traced } from "../tracing/trace";
 import { finishInSession } from "./finish";
 import type { ExecutionPlan } from "./plan";
 
@@ -27,6 +28,35 @@ const NEVER_ABORTED = new AbortController().signal;
  * is a ConcurrencyLimitError.
  */
 export async function execute(ctx: RequestContext, plan: ExecutionPlan): Promise<ExecuteResult> {
+  const span = ctx.trace?.root.child("execute_tool execute", {
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": "execute",
+    "gateway.engine": ctx.config.sandbox.engine,
+    "gateway.language": plan.input.language ?? "typescript",
+    "gateway.team": ctx.team,
+    "user.id": ctx.user,
+    "gateway.code.bytes": plan.input.code.length,
+  });
+  if (!span) return executeLeased(ctx, plan, undefined);
+  try {
+    const result = await executeLeased(ctx, plan, span);
+    span.set({ "gateway.outcome": result.error?.name ?? "ok", "gateway.tool_calls": result.stats.toolCalls });
+    if (result.error) span.fail(result.error.name);
+    return result;
+  } catch (err) {
+    span.fail(err instanceof Error ? err.name : "Error");
+    throw err;
+  } finally {
+    span.end();
+    span.set({ "gateway.duration.total_ms": (span.endMs ?? 0) - span.startMs });
+  }
+}
+
+async function executeLeased(
+  ctx: RequestContext,
+  plan: ExecutionPlan,
+  span: Span | undefined,
+): Promise<ExecuteResult> {
   try {
     const claim = plan.lease;
     const lease =
@@ -42,7 +72,7 @@ export async function execute(ctx: RequestContext, plan: ExecutionPlan): Promise
       });
     }
     try {
-      return await executeInSession(ctx, plan);
+      return await executeInSession(ctx, plan, span);
     } finally {
       releaseLease(ctx.env, ctx.team, lease, ctx.waitUntil);
     }
@@ -75,7 +105,11 @@ export async function executeToResult(ctx: RequestContext, plan: ExecutionPlan):
  * finished (PII, session id) and audited. A cancelled execution writes nothing more: its one audit
  * entry says `cancelled`.
  */
-async function executeInSession(ctx: RequestContext, plan: ExecutionPlan): Promise<ExecuteResult> {
+async function executeInSession(
+  ctx: RequestContext,
+  plan: ExecutionPlan,
+  span: Span | undefined,
+): Promise<ExecuteResult> {
   const startedAt = Date.now();
   const { clock } = ctx;
   const { input, timeoutMs, channel } = plan;
@@ -111,26 +145,36 @@ async function executeInSession(ctx: RequestContext, plan: ExecutionPlan): Promi
       signal,
       connectAsker: channel.connectAsker,
       deadline: startedAt + timeoutMs,
+      span,
     });
     const placed = placeExecution(ctx.team, ctx.config.sandbox, input.language, skills.loaded);
     worker = placementWorker(placed.placement);
-    const ran = await sendToSandbox(
-      {
-        host: sandboxHost(ctx.env, clock),
-        placement: placed.placement,
-        limits: ctx.config.limits,
-        bridge: new SandboxBridge(work),
-        ledger,
-        egress: egress.length > 0,
-        skills,
-        piiSafeCuts: ctx.config.pii === "tokenize",
-        keepWholeResult: session.canKeepFiles,
-        liveLogs: channel.liveLogs === true && events !== undefined,
-        signal,
-      },
-      input,
-      timeoutMs,
-    ).finally(placed.release);
+    span?.set({ "gateway.session.id": session.id, "gateway.worker": worker });
+    const keepWholeResult = session.canKeepFiles;
+    const sandboxFrom = Date.now();
+    const ran = await traced(span, "sandbox", { "gateway.worker": worker }, () =>
+      sendToSandbox(
+        {
+          host: sandboxHost(ctx.env, clock),
+          placement: placed.placement,
+          limits: ctx.config.limits,
+          bridge: new SandboxBridge(work),
+          ledger,
+          egress: egress.length > 0,
+          skills,
+          piiSafeCuts: ctx.config.pii === "tokenize",
+          keepWholeResult,
+          liveLogs: channel.liveLogs === true && events !== undefined,
+          signal,
+        },
+        input,
+        timeoutMs,
+      ).finally(placed.release),
+    );
+    span?.set({
+      "gateway.duration.queue_ms": sandboxFrom - span.startMs,
+      "gateway.duration.sandbox_ms": Date.now() - sandboxFrom,
+    });
     if (signal?.aborted) {
       auditExecution(ctx, session.id, input, startedAt, { cancelled: true }, worker);
       return ran;

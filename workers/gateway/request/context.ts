@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import type { TeamRecord } from "../teams/schema";
 import type { PhaseClock } from "../timing/clock";
+import type { Trace } from "../tracing/trace";
 import type { MessageFacts } from "./messages";
 
 /** The request's JSON body as read once (POST /mcp, POST /v1/execute): the value, or why it is unusable. */
@@ -30,6 +31,8 @@ export interface RequestContext {
   /** the deployment's configuration with the team's overrides (limits, pii) */
   readonly config: Config;
   readonly requestId: string;
+  /** the trace this request is part of (W3C trace id): its own when traces are exported, else the caller's */
+  readonly traceId?: string;
   /** the gateway's origin as the client reached it: where links it gives out point (connect, approval pages) */
   readonly origin: string;
   /** the API key's team: whose upstreams, caches, sessions, skills and audit log these are */
@@ -57,5 +60,7 @@ export interface RequestContext {
   readonly loneExecution?: LoneExecution;
   /** phase timings (PHASE_TIMING, operator requests only) */
   readonly clock?: PhaseClock;
+  /** the request's (or detached run's) trace, when traces are exported: spans hang under its root */
+  readonly trace?: Trace;
   waitUntil(promise: Promise<unknown>): void;
 }

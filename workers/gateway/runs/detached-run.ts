@@ -8,6 +8,9 @@ import type { GatewayEnv } from "../env";
 import type { ExecutionEvents } from "../execution/events";
 import { ProgressMeter } from "../execution/progress";
 import { executeToResult } from "../operations/execute";
+import { parseTraceparent } from "../tracing/context";
+import { exportTrace } from "../tracing/export";
+import { SpanKind, Trace } from "../tracing/trace";
 import type { NumberedEvent, RunEvent, RunStatus } from "./run-event";
 import { isEnd, RunLog } from "./run-log";
 
@@ -17,6 +20,8 @@ const DEADLINE_SLACK_MS = 10_000;
 const KEEP_ENDED_MS = 3_600_000;
 /** While a run is live its alarm fires this often: each is an event that keeps the object in memory. */
 const KEEP_ALIVE_MS = 20_000;
+/** Where the run's span (`traceparent`) is kept, for the spans of requests that resume it to link to. */
+const TRACE_KEY = "traceparent";
 
 /**
  * One execution that outlives the request that started it (MCP 2026-07-28: an approval answered by
@@ -45,8 +50,22 @@ export class DetachedRun extends DurableObject<GatewayEnv> {
    */
   async start(caller: Caller, input: ExecuteInput, answerWithinMs: number | null): Promise<RunEvent | null> {
     if (this.#log.meta()) throw new Error("this run has already started");
-    const ctx = buildContext(this.env, caller, { via: "mcp", mcpEra: "modern" }, (promise) =>
-      this.ctx.waitUntil(promise),
+    const waitUntil = (promise: Promise<unknown>) => this.ctx.waitUntil(promise);
+    // A sampled request's run is a trace of its own under the request's span, sent when it ends.
+    const parent = parseTraceparent(caller.traceparent);
+    const trace =
+      parent && caller.config.tracing.endpoint
+        ? new Trace(caller.config.tracing, parent, "run", SpanKind.INTERNAL, {
+            "gateway.run.id": this.ctx.id.name,
+            "gateway.request_id": caller.requestId,
+          })
+        : undefined;
+    if (trace) await this.ctx.storage.put(TRACE_KEY, trace.root.traceparent());
+    const ctx = buildContext(
+      this.env,
+      caller,
+      { via: "mcp", mcpEra: "modern", ...(trace ? { trace } : {}) },
+      waitUntil,
     );
     const cancel = new AbortController();
     this.#cancel = cancel;
@@ -83,20 +102,28 @@ export class DetachedRun extends DurableObject<GatewayEnv> {
     }));
     this.#log.open(caller.team, Date.now() + plan.timeoutMs + DEADLINE_SLACK_MS);
     await this.ctx.storage.setAlarm(Date.now() + KEEP_ALIVE_MS);
-    void executeToResult(ctx, plan).then(
-      async (result) => {
-        report({ kind: "result", result });
-        await this.ctx.storage.setAlarm(Date.now() + KEEP_ENDED_MS);
-      },
-      (err: unknown) =>
-        report({ kind: "lost", message: `the execution failed: ${String(err).slice(0, 300)}` }),
-    );
+    void executeToResult(ctx, plan)
+      .then(
+        async (result) => {
+          report({ kind: "result", result });
+          await this.ctx.storage.setAlarm(Date.now() + KEEP_ENDED_MS);
+        },
+        (err: unknown) =>
+          report({ kind: "lost", message: `the execution failed: ${String(err).slice(0, 300)}` }),
+      )
+      .finally(() => trace && waitUntil(trace.settled(0).then(() => exportTrace(trace, waitUntil))));
     return this.#log.next(caller.team, null, answerWithinMs ?? Number.POSITIVE_INFINITY);
   }
 
   /** The run's next question or end after the question of approval `after`; null after `maxMs`. */
   next(team: string, after: string | null, maxMs: number): Promise<NumberedEvent | null> {
     return this.#log.next(team, after, maxMs);
+  }
+
+  /** The run's span (`traceparent`) when it is traced, for a resuming request's span to link to. */
+  async traceparent(team: string): Promise<string | null> {
+    if (this.#log.meta()?.team !== team) return null;
+    return (await this.ctx.storage.get<string>(TRACE_KEY)) ?? null;
   }
 
   status(team: string): RunStatus | null {

@@ -1,6 +1,7 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
 import { fetchOperationTools, type OperationIndex, readIndex } from "../openapi/index-store";
 import type { NotAllowedTool } from "../teams/policy";
+import type { Span } from "../tracing/trace";
 import { type CacheEntry, cacheKey, readEntry, writeEntry } from "./cache";
 import type { UpstreamServer } from "./config";
 import {
@@ -54,6 +55,8 @@ export interface CatalogDeps {
   ttlSeconds: number;
   timeoutMs: number;
   waitUntil(promise: Promise<unknown>): void;
+  /** the request's span: a tools/list an upstream is asked for is a span under it */
+  span?: Span | undefined;
 }
 
 /** Refresh this long before expiry, in the background. */
@@ -159,7 +162,7 @@ async function refresh(
   try {
     next = server.openapi
       ? await fetchOperationTools(deps, server, deps.timeoutMs, old)
-      : await fetchTools(server, deps.timeoutMs);
+      : await fetchTools(server, deps.timeoutMs, deps.span);
   } catch (err) {
     // The caller lacks a connection or secret: nothing is wrong with the server, so nothing is kept.
     if (missingCredentials(err)) throw err;

@@ -6,6 +6,8 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
+import type { Span } from "../tracing/trace";
+import { upstreamFetch } from "../tracing/upstream-fetch";
 import { VERSION } from "../version";
 import type { UpstreamServer } from "./config";
 import type { UserUpstream } from "./credentials";
@@ -40,16 +42,23 @@ const MAX_IDLE_PER_SERVER = 8;
 /** Per-isolate state: which era each server speaks (2026 with its discover result, 2025, legacy SSE). */
 const eras = new EraMemory();
 
-function fetcherFor(server: UpstreamServer): FetchLike {
+/** How requests reach the server: its service binding or the network; traced under `span` when given. */
+function fetcherFor(server: UpstreamServer, span: Span | undefined): FetchLike {
   const { service } = server;
-  if (service) return (url, init) => service.fetch(String(url), init);
-  return (url, init) => fetch(url, init);
+  const send: FetchLike = service
+    ? (url, init) => service.fetch(String(url), init)
+    : (url, init) => fetch(url, init);
+  return span ? upstreamFetch(send, span) : send;
 }
 
-function streamable(server: UpstreamServer, session?: Remembered): StreamableHTTPClientTransport {
+function streamable(
+  server: UpstreamServer,
+  span: Span | undefined,
+  session?: Remembered,
+): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
-    fetch: fetcherFor(server),
+    fetch: fetcherFor(server, span),
     ...(authOf(server) ? { authProvider: authOf(server) } : {}),
     ...(session ? { sessionId: session.sessionId, protocolVersion: session.protocolVersion } : {}),
     reconnectionOptions: {
@@ -61,8 +70,8 @@ function streamable(server: UpstreamServer, session?: Remembered): StreamableHTT
   });
 }
 
-function sse(server: UpstreamServer): SSEClientTransport {
-  const fetcher = fetcherFor(server);
+function sse(server: UpstreamServer, span: Span | undefined): SSEClientTransport {
+  const fetcher = fetcherFor(server, span);
   return new SSEClientTransport(new URL(server.url), {
     requestInit: { headers: server.headers },
     eventSourceInit: {
@@ -106,12 +115,17 @@ interface Connection {
 }
 
 /** Connects as `plan` says and records the era the connection established. */
-async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number): Promise<Connection> {
+async function open(
+  server: UpstreamServer,
+  plan: ConnectPlan,
+  timeoutMs: number,
+  span: Span | undefined,
+): Promise<Connection> {
   const id = key(server);
   if (plan.via === "sse") {
     const client = newClient();
     // HTTP+SSE is a 2024-11-05 transport: nothing there speaks 2026, so no probe.
-    await client.connect(sse(server), { timeout: timeoutMs, prior: { kind: "legacy" } });
+    await client.connect(sse(server, span), { timeout: timeoutMs, prior: { kind: "legacy" } });
     if (server.transport === "auto" && !plan.remembered) eras.set(id, { kind: "legacy-sse" });
     return { client, reused: false };
   }
@@ -119,17 +133,17 @@ async function open(server: UpstreamServer, plan: ConnectPlan, timeoutMs: number
   if (kept) {
     const client = newClient();
     // With a session id the client skips initialize (and the probe): no round trip here.
-    await client.connect(streamable(server, kept), { timeout: timeoutMs, prior: { kind: "legacy" } });
+    await client.connect(streamable(server, span, kept), { timeout: timeoutMs, prior: { kind: "legacy" } });
     return { client, session: kept, reused: true };
   }
-  const transport = streamable(server);
+  const transport = streamable(server, span);
   const client = newClient();
   try {
     await client.connect(transport, { timeout: timeoutMs, ...(plan.prior ? { prior: plan.prior } : {}) });
   } catch (err) {
     // Streamable HTTP refused (the probe and initialize both 4xx): the server may speak only SSE.
     if (server.transport !== "auto" || plan.prior || !isFallbackStatus(httpStatus(err))) throw err;
-    return open(server, { via: "sse", remembered: false }, timeoutMs);
+    return open(server, { via: "sse", remembered: false }, timeoutMs, span);
   }
   const era = client.getProtocolEra();
   // Only a probe teaches anything: a verdict used as `prior` keeps its age, so it is re-checked.
@@ -175,16 +189,22 @@ export async function withUpstream<T>(
   server: UpstreamServer,
   timeoutMs: number,
   work: (client: Client) => Promise<T>,
+  /** the call's span: each HTTP request is a client span under it and carries `traceparent` */
+  span?: Span,
 ): Promise<T> {
   const id = key(server);
   const plan = planConnect(server.transport, eras.get(id));
   let connection: Connection;
   try {
-    connection = await open(server, plan, timeoutMs);
+    connection = await open(server, plan, timeoutMs, span);
   } catch (err) {
     if (!plan.remembered || !mayBeStaleEra(err)) throw err;
     eras.forget(id);
-    return finish(server, await open(server, planConnect(server.transport, undefined), timeoutMs), work);
+    return finish(
+      server,
+      await open(server, planConnect(server.transport, undefined), timeoutMs, span),
+      work,
+    );
   }
   try {
     return await finish(server, connection, work);
@@ -194,11 +214,15 @@ export async function withUpstream<T>(
       // no longer speak 2025 at all.
       idle.delete(id);
       if (!isSessionGone(err)) eras.forget(id);
-      return finish(server, await open(server, planConnect(server.transport, eras.get(id)), timeoutMs), work);
+      return finish(
+        server,
+        await open(server, planConnect(server.transport, eras.get(id)), timeoutMs, span),
+        work,
+      );
     }
     if (plan.via !== "streamable" || plan.prior?.kind !== "modern" || !mayBeStaleEra(err)) throw err;
     eras.forget(id);
-    const fresh = await open(server, planConnect(server.transport, undefined), timeoutMs).catch(
+    const fresh = await open(server, planConnect(server.transport, undefined), timeoutMs, span).catch(
       () => undefined,
     );
     if (!fresh) throw err;

@@ -40,7 +40,7 @@ export interface Upstreams extends UpstreamConfig {
 
 /** What the upstreams of a request depend on. */
 export type UpstreamsContext = Pick<RequestContext, "env" | "config" | "team" | "teamRecord" | "waitUntil"> &
-  Partial<Pick<RequestContext, "user" | "origin">>;
+  Partial<Pick<RequestContext, "user" | "origin" | "trace">>;
 
 /**
  * The team's upstreams. Its schema cache entries are its own (partitioned by team), and tools its
@@ -66,6 +66,7 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
         ttlSeconds: config.upstreams.cacheTtlSeconds,
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
+        span: ctx.trace?.root,
       }).then((loaded) => {
         // renamed first: allow/deny globs and everything after see the names the team gave
         const curated = curateTools(loaded.tools, teamRecord?.tools);

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { html } from "hono/html";
 import type { AuditEntry } from "../../../../durable-objects/audit/entry";
 import { auditLogOf, auditNamespace } from "../../audit/store";
+import { loadConfig } from "../../config";
 import type { AppEnv } from "../../http/app-env";
 import { TEAM_NAME } from "../../teams/schema";
 import { notice, page, table, time } from "../layout";
@@ -51,6 +52,15 @@ export const auditPages = new Hono<AppEnv>().get("/", async (c) => {
       until: q.until ?? "",
     }).filter(([, v]) => v),
   );
+  const loaded = loadConfig(c.env);
+  const traceLink = loaded.ok ? loaded.config.tracing.link : undefined;
+  /** A trace id, linked to TRACE_LINK when the deployment names a trace viewer. */
+  const trace = (id: string | undefined) =>
+    !id
+      ? ""
+      : traceLink
+        ? html`<a href="${traceLink.replace("{traceId}", id)}"><code>${id.slice(0, 8)}</code></a>`
+        : html`<code title="${id}">${id.slice(0, 8)}</code>`;
   const option = (value: string, current: string | undefined) =>
     html`<option value="${value}"${value === (current ?? "") ? html` selected` : ""}>${value || "any"}</option>`;
   const body = html`${problems.map((p) => notice("error", p))}
@@ -77,6 +87,7 @@ ${table(
     "Key",
     "User",
     "Worker",
+    "Trace",
   ],
   entries.map((e) => [
     time(e.ts),
@@ -90,6 +101,7 @@ ${table(
     e.keyId,
     e.user ?? "",
     e.worker ?? "",
+    trace(e.traceId),
   ]),
 )}
 ${next ? html`<p><a href="/dashboard/audit?${keep.toString()}&before=${next.ts}:${next.rowid}">Older entries</a></p>` : ""}`;

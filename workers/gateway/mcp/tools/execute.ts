@@ -13,6 +13,7 @@ import type { ExecutionPlan } from "../../operations/plan";
 import type { RequestContext } from "../../request/context";
 import type { RunEvent, RunStatus } from "../../runs/run-event";
 import { detachedRun, isRunId, newRunId } from "../../runs/run-stub";
+import { parseTraceparent } from "../../tracing/context";
 import { APPROVAL_ANSWER, INPUT_KEY } from "../approval-questions";
 import { declineConnect } from "../connect-questions";
 import { toToolResult } from "../execute-answer";
@@ -130,7 +131,13 @@ export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext,
     const answer = asSpec("ElicitResult", extra.mcpReq.inputResponses?.[CONNECT_KEY]);
     if (answer?.action !== "accept") await declineConnect(ctx, state.question);
   }
-  const next = await detachedRun(ctx.env, state.run).next(ctx.team, state.question, Number.POSITIVE_INFINITY);
+  const run = detachedRun(ctx.env, state.run);
+  // The resuming request's span links to the run's (each its own trace, both under the first request's).
+  if (ctx.trace?.recording) {
+    const started = parseTraceparent(await run.traceparent(ctx.team));
+    if (started) ctx.trace.root.link(started);
+  }
+  const next = await run.next(ctx.team, state.question, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
       "The execution this answer belongs to has ended or is unknown (it ran out of time, or its gateway stopped); run execute again",
