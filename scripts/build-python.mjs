@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -45,19 +46,30 @@ export function buildPython(runtimeModules) {
   const stamp = hash.digest("hex");
   if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp) return;
 
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(join(OUT, "precompiled"), { recursive: true });
+  // Built in a folder of this process's own and renamed into place whole: under `npm run dev` two
+  // wrangler processes build at once, and a reader must never see a half-written or emptied dist/.
+  const tmp = `${OUT}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, "precompiled"), { recursive: true });
   const asmJs = readFileSync(join(PYODIDE, "pyodide.asm.js"), "utf8");
   const mjs = readFileSync(join(PYODIDE, "pyodide.mjs"), "utf8");
-  for (const [from, to] of COPIES) copyFileSync(join(PYODIDE, from), join(OUT, to));
-  for (const f of sources) copyFileSync(join(SRC, f), join(OUT, `${f}.txt`));
+  for (const [from, to] of COPIES) copyFileSync(join(PYODIDE, from), join(tmp, to));
+  for (const f of sources) copyFileSync(join(SRC, f), join(tmp, `${f}.txt`));
   const precompiled = precompiledModules(asmJs, mjs);
   for (const p of precompiled.values())
-    writeFileSync(join(OUT, "precompiled", `${p.name}.wasm.bin`), p.bytes);
-  writeFileSync(join(OUT, "precompiled.js.txt"), registry(precompiled));
-  writeFileSync(join(OUT, "manifest.mjs"), manifest(sources, precompiled, stamp));
-  writeFileSync(join(OUT, "manifest.d.mts"), MANIFEST_TYPES);
-  writeFileSync(STAMP, stamp);
+    writeFileSync(join(tmp, "precompiled", `${p.name}.wasm.bin`), p.bytes);
+  writeFileSync(join(tmp, "precompiled.js.txt"), registry(precompiled));
+  writeFileSync(join(tmp, "manifest.mjs"), manifest(sources, precompiled, stamp));
+  writeFileSync(join(tmp, "manifest.d.mts"), MANIFEST_TYPES);
+  writeFileSync(join(tmp, "stamp.txt"), stamp);
+  rmSync(OUT, { recursive: true, force: true });
+  try {
+    renameSync(tmp, OUT);
+  } catch (err) {
+    // Another process put the same build in place between the two lines above.
+    rmSync(tmp, { recursive: true, force: true });
+    if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp)) throw err;
+  }
 }
 
 /**
