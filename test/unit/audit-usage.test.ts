@@ -289,7 +289,7 @@ describe("AuditLog usage aggregates", () => {
       const sql = state.storage.sql;
       for (const t of ["usage_hours", "usage_days", "usage_durations"]) sql.exec(`DROP TABLE ${t}`);
       sql.exec(
-        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user FROM entries LIMIT 1",
+        "INSERT INTO entries SELECT ? AS ts, request_id, team, key_id, session_id, kind, tool, args_sha256, status, error, duration_ms, result_bytes, tool_calls, decided_by, worker, user, trace_id FROM entries LIMIT 1",
         Date.now() - 40 * DAY,
       );
       new AuditLog(state, env);
