@@ -41,12 +41,12 @@ export default class WarmSandbox extends WorkerEntrypoint {
     const deadline = Date.now() + run.options.timeoutMs;
     const hasRoom = await waitForRoom(run.memoryBytes, deadline);
     if (!hasRoom) return stopReport(timeoutError(run.options.timeoutMs, "waiting for room in the sandbox"));
+    // Room is given back once the execution's memory is (execute calls `release` exactly once): the
+    // next execution then takes that memory instead of growing another beside it.
     try {
-      return await execute(run, bridge, (work) => this.ctx.waitUntil(work));
+      return await execute(run, bridge, (work) => this.ctx.waitUntil(work), release);
     } catch (err) {
       return stopReport(engineError(err));
-    } finally {
-      release();
     }
   }
 }

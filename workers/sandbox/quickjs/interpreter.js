@@ -161,10 +161,18 @@ async function prepareSpare(memoryBytes) {
  * @param {import("../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
  * @param {(work: Promise<unknown>) => void} waitUntil the request's: keeps the worker at work after
  *   the report (a timer alone would never fire: the request's context ends with its answer)
+ * @param {() => void} done called exactly once, when this execution's memory is back in the keeper
  * @returns {Promise<string>}
  */
-export async function execute(run, bridge, waitUntil) {
-  const it = await takeInterpreter(run.memoryBytes);
+export async function execute(run, bridge, waitUntil, done) {
+  /** @type {Interpreter} */
+  let it;
+  try {
+    it = await takeInterpreter(run.memoryBytes);
+  } catch (err) {
+    done();
+    throw err;
+  }
   /** @type {Execution | undefined} */
   let exec;
   try {
@@ -194,10 +202,17 @@ export async function execute(run, bridge, waitUntil) {
     // closed, the execution calls into it no more, so its memory can be zeroed for the next one.
     // That is done after a macrotask, once this report is on its way, with the next interpreter's
     // preparation, which takes the thread for ~5 ms (a wasm instance, the prelude, run-code.js).
+    // `done` once the memory is back and the next interpreter's preparation has taken it: an
+    // execution admitted before would make a memory of its own, and two grown memories (a running
+    // one and a zeroed one) passed the isolate's 128 MB (scripts/bench/memory.mjs: 131 MB).
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
-        memories.giveBack(it.memory, memoriesKept(run.memoryBytes));
-        return prepareSpare(run.memoryBytes);
+        try {
+          memories.giveBack(it.memory, memoriesKept(run.memoryBytes));
+          return prepareSpare(run.memoryBytes);
+        } finally {
+          done();
+        }
       }),
     );
   }
