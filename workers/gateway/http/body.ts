@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
+import { readAtMost } from "../../../shared/read-capped";
 import type { AppEnv } from "./app-env";
 import { requireConfig } from "./config";
 import { HttpError, RPC } from "./errors";
@@ -44,25 +45,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 
 async function readLimited(req: Request, limit: number): Promise<string> {
   if (!req.body) return "";
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const all = await readAtMost(req.body, limit, () => tooLarge(limit));
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(all);
   } catch {

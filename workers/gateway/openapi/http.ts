@@ -1,3 +1,4 @@
+import { readAtMost } from "../../../shared/read-capped";
 import type { Span } from "../tracing/trace";
 import { upstreamFetch } from "../tracing/upstream-fetch";
 import type { UpstreamServer } from "../upstreams/config";
@@ -61,25 +62,5 @@ export async function readCapped(
     await res.body?.cancel();
     throw new TooLarge(message(max));
   }
-  if (!res.body) return new Uint8Array();
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new TooLarge(message(max));
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return readAtMost(res.body, max, () => new TooLarge(message(max)));
 }

@@ -1,0 +1,31 @@
+/**
+ * A stream's bytes, reading no more than `max`: past it the stream is cancelled and `over()` thrown,
+ * so a hostile body is never held whole.
+ */
+export async function readAtMost(
+  stream: ReadableStream<Uint8Array> | null,
+  max: number,
+  over: () => Error,
+): Promise<Uint8Array> {
+  if (!stream) return new Uint8Array();
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw over();
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
+}
