@@ -21,11 +21,16 @@ export async function readAtMost(
     }
     chunks.push(value);
   }
-  const all = new Uint8Array(size);
+  return concatBytes(chunks, size);
+}
+
+/** The chunks, `size` bytes in all, as one array. */
+export function concatBytes(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
-    all.set(chunk, at);
+    out.set(chunk, at);
     at += chunk.byteLength;
   }
-  return all;
+  return out;
 }

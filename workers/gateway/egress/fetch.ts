@@ -1,3 +1,4 @@
+import { concatBytes } from "../../../shared/read-capped";
 import { egressDecision } from "./policy";
 
 export interface EgressFetchOptions {
@@ -113,7 +114,7 @@ async function bufferBody(stream: ReadableStream<Uint8Array> | null): Promise<Bo
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return { hasBody: true, replay: concat(chunks, size), once: null };
+    if (done) return { hasBody: true, replay: concatBytes(chunks, size), once: null };
     chunks.push(value);
     size += value.byteLength;
     if (size > MAX_REPLAY_BYTES) break;
@@ -133,14 +134,4 @@ async function bufferBody(stream: ReadableStream<Uint8Array> | null): Promise<Bo
     },
   });
   return { hasBody: true, replay: null, once };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
