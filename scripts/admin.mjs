@@ -1,10 +1,10 @@
 // `npm run admin -- …`: the operators' command line for the gateway's admin API (/admin/*): teams
 // (servers, allow/deny, limits, approvals), their API keys, users' connections, and pending approvals. Plain Node, no dependencies. See README "Teams and keys".
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { callAdmin as call, adminTarget as target } from "./lib/admin-api.mjs";
 import { approvals } from "./lib/admin-approvals.mjs";
 import { connections } from "./lib/admin-connections.mjs";
+import { teamBody } from "./lib/admin-team-body.mjs";
 import { CliError } from "./lib/cli-request.mjs";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -13,6 +13,7 @@ Teams
   teams list            the stored teams
   teams create <team> [--servers <json|@file>] [--allow a,b] [--deny c] [--limits <json|@file>]
                         [--pii tokenize|off] [--approvals <json|@file>] [--engine quickjs|isolate]
+                        [--tools <json|@file>] [--egress host,*.host:port]
                         create or replace the team (PUT: fields not given are removed)
   teams show <team>     the team's record (team default, without one, is the configuration's:
                         DEV_API_KEY and MCP_SERVERS)
@@ -57,6 +58,10 @@ Options
                         "timeoutSeconds":120} (overrides the deployment's APPROVALS for this team)
   --engine              quickjs (an interpreter in the team's warm workers) or isolate (a fresh V8
                         isolate per execution); overrides the deployment's SANDBOX_ENGINE
+  --egress              hosts the team's code may fetch (off without it): api.example.com,
+                        *.example.com, each optionally :port; comma-separated, repeatable
+  --tools               JSON: {"demo.list_tickets":{"name":"tickets","description":"Open tickets."}}:
+                        the team's own name and/or description for a tool (MCP and OpenAPI alike)
 
 Examples
   npm run admin -- teams create acme --servers '{"demo":{"service":"DEMO"}}' --deny 'demo.create_*,demo.update_*'
@@ -76,6 +81,8 @@ const OPTIONS = {
   pii: { type: "string" },
   approvals: { type: "string" },
   engine: { type: "string" },
+  tools: { type: "string" },
+  egress: { type: "string", multiple: true },
   name: { type: "string" },
   user: { type: "string" },
   team: { type: "string" },
@@ -87,7 +94,7 @@ const COMMANDS = {
   "teams list": { args: [], options: [] },
   "teams create": {
     args: ["team"],
-    options: ["servers", "allow", "deny", "limits", "pii", "approvals", "engine"],
+    options: ["servers", "allow", "deny", "limits", "pii", "approvals", "engine", "tools", "egress"],
   },
   "teams show": { args: ["team"], options: [] },
   "teams delete": { args: ["team"], options: [] },
@@ -134,35 +141,6 @@ function parse(argv) {
   return { command, args: Object.fromEntries(spec.args.map((a, i) => [a, rest[i]])), values };
 }
 
-/** JSON from the argument itself or, with a leading `@`, from that file. */
-function jsonOption(flag, raw) {
-  let text = raw;
-  if (raw.startsWith("@")) {
-    try {
-      text = readFileSync(raw.slice(1), "utf8");
-    } catch (err) {
-      throw new CliError(
-        `--${flag}: cannot read ${raw.slice(1)}: ${err instanceof Error ? err.message : err}`,
-      );
-    }
-  }
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`--${flag}: not valid JSON (${err instanceof Error ? err.message : err})`);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw new CliError(`--${flag}: expected a JSON object`);
-  return value;
-}
-
-const globs = (list) =>
-  list
-    .flatMap((item) => item.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 const when = (ms) => (typeof ms === "number" ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z") : "-");
 const seg = encodeURIComponent;
 
@@ -181,22 +159,7 @@ async function run({ command, args, values }) {
   const out = (data, human) => console.log(values.json ? JSON.stringify(data ?? null, null, 2) : human());
   switch (command) {
     case "teams create": {
-      const body = {};
-      if (values.servers !== undefined) body.servers = jsonOption("servers", values.servers);
-      if (values.allow) body.allow = globs(values.allow);
-      if (values.deny) body.deny = globs(values.deny);
-      if (values.limits !== undefined) body.limits = jsonOption("limits", values.limits);
-      if (values.approvals !== undefined) body.approvals = jsonOption("approvals", values.approvals);
-      if (values.pii !== undefined) {
-        if (values.pii !== "tokenize" && values.pii !== "off")
-          throw new CliError(`--pii takes "tokenize" or "off", not "${values.pii}"`);
-        body.pii = { mode: values.pii };
-      }
-      if (values.engine !== undefined) {
-        if (values.engine !== "quickjs" && values.engine !== "isolate")
-          throw new CliError(`--engine takes "quickjs" or "isolate", not "${values.engine}"`);
-        body.engine = values.engine;
-      }
+      const body = teamBody(values);
       const { status, data } = await call(t, "PUT", `/teams/${seg(args.team)}`, body);
       // Globs that match no tool (a typo leaves the tool allowed): saved, but said on stderr.
       const { warnings = [], ...team } = data;

@@ -53,6 +53,10 @@ describe("npm run admin", () => {
       "demo.list_agents",
       "--limits",
       '{"maxToolCalls":5}',
+      "--tools",
+      '{"demo.list_tickets":{"name":"list_open_tickets","description":"Open tickets."}}',
+      "--egress",
+      "api.example.com,*.example.org:8443",
     ]);
     expect(created.stderr).toBe("");
     expect(created).toMatchObject({ code: 0, stdout: expect.stringContaining(`Created team ${TEAM}`) });
@@ -65,6 +69,8 @@ describe("npm run admin", () => {
       allow: ["demo.list_*", "demo.get_customer"],
       deny: ["demo.list_agents"],
       limits: { maxToolCalls: 5 },
+      tools: { "demo.list_tickets": { name: "list_open_tickets", description: "Open tickets." } },
+      egress: ["api.example.com", "*.example.org:8443"],
     });
 
     const made = await admin(["keys", "create", TEAM, "--name", "ci"]);
@@ -75,8 +81,8 @@ describe("npm run admin", () => {
     expect(key).toBeDefined();
     expect(id).toBeDefined();
 
-    // The key works, on the team's own servers, with its allow/deny lists.
-    const ok = await run(key!, "return (await tools.demo.list_tickets({ limit: 2 })).tickets.length");
+    // The key works, on the team's own servers, with its allow/deny lists and its renamed tool.
+    const ok = await run(key!, "return (await tools.demo.list_open_tickets({ limit: 2 })).tickets.length");
     expect(ok).toMatchObject({ status: 200, body: { result: 2 } });
     const denied = await run(key!, "return await tools.demo.list_agents({})");
     expect(denied.body).toMatchObject({
@@ -169,6 +175,18 @@ return out;`,
     const badServers = await admin(["teams", "create", TEAM, "--servers", '{"x":{"url":"ftp://nope"}}']);
     expect(badServers.code).toBe(1);
     expect(badServers.stderr).toMatch(/HTTP 400 invalid_request: Invalid servers: servers\.x\.url/);
+
+    const badTools = await admin([
+      "teams",
+      "create",
+      TEAM,
+      "--tools",
+      '{"demo.get_customer":{"name":"has space"}}',
+    ]);
+    expect(badTools.code).toBe(1);
+    expect(badTools.stderr).toMatch(/HTTP 400 invalid_request: .*tools/);
+    const notJson = await admin(["teams", "create", TEAM, "--tools", "{nope"]);
+    expect(notJson).toMatchObject({ code: 1, stderr: expect.stringContaining("--tools: not valid JSON") });
 
     const noTeam = await admin(["keys", "create", "no-such-team", "--name", "x"]);
     expect(noTeam.code).toBe(1);
