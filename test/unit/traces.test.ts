@@ -6,6 +6,7 @@ import { droppedSpans } from "../../workers/gateway/tracing/export";
 import { SpanKind, Trace } from "../../workers/gateway/tracing/trace";
 import { tracingConfig } from "../../workers/gateway/tracing-config";
 import { AUTH, request, requestWith } from "../helpers/app";
+import { type DecodedSpan, decodeTraceRequest } from "../helpers/otlp-protobuf";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const SPAN = "00f067aa0ba902b7";
@@ -159,6 +160,46 @@ describe("a request's trace", () => {
     const root = spans.find((s) => s.name === "POST /mcp");
     expect(root).toMatchObject({ traceId: TRACE, parentSpanId: SPAN });
     expect(spans.find((s) => s.name === "admission")?.parentSpanId).toBe(root?.spanId);
+  });
+
+  it("is the same trace in protobuf (the default) as in JSON: ids, parents, names, kinds", async () => {
+    // the catalog loaded first, so both requests take the same path
+    expect((await request("/v1/tools?query=ticket", { headers: AUTH })).status).toBe(200);
+    const shapes: string[][] = [];
+    for (const protocol of ["http/protobuf", "http/json"]) {
+      const raw: Array<{ type: string | null; body: Uint8Array }> = [];
+      const real = globalThis.fetch;
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (!url.startsWith(COLLECTOR)) return real(input, init);
+        raw.push({ type: new Headers(init?.headers).get("Content-Type"), body: init?.body as Uint8Array });
+        return new Response("{}");
+      });
+      const env = { ...ON, OTEL_EXPORTER_OTLP_PROTOCOL: protocol };
+      const res = await requestWith(env, "/v1/tools?query=ticket", {
+        headers: { ...AUTH, traceparent: `00-${TRACE}-${SPAN}-01` },
+      });
+      expect(res.status).toBe(200);
+      vi.restoreAllMocks();
+      expect(raw.length).toBeGreaterThan(0);
+      const spans: DecodedSpan[] =
+        protocol === "http/json"
+          ? raw.flatMap((r) => spansOf([JSON.parse(new TextDecoder().decode(r.body))]) as DecodedSpan[])
+          : raw.flatMap((r) => {
+              expect(r.type).toBe("application/x-protobuf");
+              return decodeTraceRequest(r.body);
+            });
+      const names = new Map(spans.map((s) => [s.spanId, s.name]));
+      for (const span of spans) expect(span.traceId).toBe(TRACE);
+      // each span as name < parent's name (the caller's span is outside), sorted: ids are random
+      shapes.push(
+        spans
+          .map((s) => `${s.name}<${s.parentSpanId === SPAN ? "caller" : names.get(s.parentSpanId)}:${s.kind}`)
+          .sort(),
+      );
+    }
+    expect(shapes[0]?.length).toBeGreaterThan(1);
+    expect(shapes[0]).toEqual(shapes[1]);
   });
 
   it("is dropped and counted when the collector refuses it; the request is answered as ever", async () => {
