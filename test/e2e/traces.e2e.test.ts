@@ -2,6 +2,7 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
 } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { modernUpstream } from "../../scripts/lib/era-upstreams.mjs";
 import { type ReceivedSpan, startOtlpReceiver } from "../../scripts/lib/otlp-receiver.mjs";
 import { serveFetch } from "../../scripts/lib/serve-fetch.mjs";
+import { taskDispatch } from "../helpers/task-dispatch";
 import { execute, gatewayUrl, teamWithKey } from "./client";
 import { newWire, recordingFetch } from "./eras";
 
@@ -213,6 +215,46 @@ describe("a 2026-07-28 execute asked for approval by round trip (a detached run)
     expect(retry).toHaveLength(1);
     expect(retry[0]).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN });
     expect(retry[0]?.spanId).not.toBe(first?.spanId);
+  });
+});
+
+describe("a task (2026-07-28, tasks extension)", () => {
+  it("runs as a span of its own, and each tasks/get's span links to it", async () => {
+    const trace = `7a5c${"0".repeat(28)}`;
+    const url = new URL(`${gatewayUrl()}/mcp`);
+    const fetchTraced = recordingFetch(newWire(), { ...team, traceparent: traceparent(trace) });
+    const clientInfo = { name: "e2e-traces-tasks", version: "1.0.0" };
+    const client = new ModernClient(clientInfo, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new ModernTransport(url, { fetch: fetchTraced }));
+    const session = createTaskSessionFromClient(client, {
+      endpointId: `e2e-traces-${Date.now()}`,
+      rawDispatch: taskDispatch(fetchTraced, url),
+      v2RequestFraming: { protocolVersion: "2026-07-28", clientInfo, clientCapabilities: {} },
+    });
+    try {
+      const code = `await tools.demo.list_tickets({ limit: 1 }); await new Promise((r) => setTimeout(r, 2500)); return "late";`;
+      const execution = await session.callTool("execute", { code });
+      expect(execution.kind).toBe("task");
+      expect((await execution.settle()).outcome.status).toBe("completed");
+    } finally {
+      await session.close();
+      await client.close();
+    }
+    const linksRun = (s: ReceivedSpan, run: ReceivedSpan) => s.links.some((l) => l.spanId === run.spanId);
+    const spans = await spansOf(trace, (got) => {
+      const run = got.find((s) => s.name === "run");
+      return (
+        run !== undefined &&
+        got.some((s) => s.attributes["mcp.method.name"] === "tasks/get" && linksRun(s, run))
+      );
+    });
+    const run = spans.find((s) => s.name === "run") as ReceivedSpan;
+    const polls = spans.filter((s) => s.attributes["mcp.method.name"] === "tasks/get");
+    expect(polls.length).toBeGreaterThan(0);
+    for (const poll of polls) {
+      expect(poll).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN });
+      expect(linksRun(poll, run)).toBe(true);
+    }
   });
 });
 

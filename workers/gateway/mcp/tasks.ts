@@ -9,7 +9,7 @@ import { z } from "zod";
 import { approvalDesk } from "../approvals/desk";
 import type { RequestContext } from "../request/context";
 import type { RunStatus } from "../runs/run-event";
-import { detachedRun, isRunId } from "../runs/run-stub";
+import { detachedRun, isRunId, linkToRun } from "../runs/run-stub";
 import { APPROVAL_ANSWER, approvalRequest, INPUT_KEY } from "./approval-questions";
 import { toToolResult } from "./execute-answer";
 import { declaredCapabilities } from "./spec";
@@ -106,10 +106,10 @@ export function registerTasks(server: McpServer, ctx: RequestContext): void {
         requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
       });
     }
-    const found: RunStatus | null = isRunId(taskId)
-      ? await detachedRun(ctx.env, taskId).status(ctx.team)
-      : null;
-    if (!found) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
+    const run = isRunId(taskId) ? detachedRun(ctx.env, taskId) : null;
+    const found: RunStatus | null = run ? await run.status(ctx.team) : null;
+    if (!run || !found) throw new ProtocolError(-32602, "Failed to retrieve task: Task not found");
+    await linkToRun(ctx.trace, run, ctx.team);
     return found;
   };
   low.setRequestHandler("tasks/get", { params: TaskId }, async ({ taskId }, extra) => ({

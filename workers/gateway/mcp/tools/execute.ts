@@ -12,8 +12,7 @@ import { executeToResult } from "../../operations/execute";
 import type { ExecutionPlan } from "../../operations/plan";
 import type { RequestContext } from "../../request/context";
 import type { RunEvent, RunStatus } from "../../runs/run-event";
-import { detachedRun, isRunId, newRunId } from "../../runs/run-stub";
-import { parseTraceparent } from "../../tracing/context";
+import { detachedRun, isRunId, linkToRun, newRunId } from "../../runs/run-stub";
 import { APPROVAL_ANSWER, INPUT_KEY } from "../approval-questions";
 import { declineConnect } from "../connect-questions";
 import { toToolResult } from "../execute-answer";
@@ -132,11 +131,7 @@ export async function resumeRoundTrip(ctx: RequestContext, extra: ServerContext,
     if (answer?.action !== "accept") await declineConnect(ctx, state.question);
   }
   const run = detachedRun(ctx.env, state.run);
-  // The resuming request's span links to the run's (each its own trace, both under the first request's).
-  if (ctx.trace?.recording) {
-    const started = parseTraceparent(await run.traceparent(ctx.team));
-    if (started) ctx.trace.root.link(started);
-  }
+  await linkToRun(ctx.trace, run, ctx.team);
   const next = await run.next(ctx.team, state.question, Number.POSITIVE_INFINITY);
   if (!next) {
     return failure(
