@@ -113,6 +113,7 @@ export class AuditLog extends TeamLimits {
       }
       this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
       this.prune(cutoff);
+      this.saveHeld();
     });
     if (!this.#alarmSet) {
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);

@@ -63,6 +63,8 @@ export class TeamLimits extends DurableObject {
   /** Every key this instance has read or written, with its current value (undefined: none). */
   readonly #held = new Map<string, unknown>();
   readonly #unsaved = new Set<string>();
+  /** whether a write-behind is due (its timer set) */
+  #due = false;
 
   /**
    * One call per request: returns the `released` leases of executions that ended (the gateway sends
@@ -147,12 +149,25 @@ export class TeamLimits extends DurableObject {
 
   private save(key: string, value: unknown): void {
     this.#held.set(key, value);
-    if (this.#unsaved.size === 0) setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
+    if (!this.#due) {
+      this.#due = true;
+      setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
+    }
     this.#unsaved.add(key);
+  }
+
+  /**
+   * Writes the changes not yet saved now, in the caller's transaction (the audit log's append), so
+   * that the write-behind that is due finds nothing left to write: one storage write fewer.
+   */
+  protected saveHeld(): void {
+    for (const key of this.#unsaved) this.ctx.storage.kv.put(key, this.#held.get(key));
+    this.#unsaved.clear();
   }
 
   /** The window's changes, in puts that storage confirms later (`allowUnconfirmed`). */
   private writeBehind(): void {
+    this.#due = false;
     const keys = [...this.#unsaved];
     this.#unsaved.clear();
     for (let i = 0; i < keys.length; i += PUT_MAX_KEYS) {
