@@ -113,8 +113,8 @@ export class AuditLog extends TeamLimits {
       }
       this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
       this.prune(cutoff);
-      this.saveHeld();
     });
+    this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
     if (!this.#alarmSet) {
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
       this.#alarmSet = true;

@@ -157,8 +157,9 @@ export class TeamLimits extends DurableObject {
   }
 
   /**
-   * Writes the changes not yet saved now, in the caller's transaction (the audit log's append), so
-   * that the write-behind that is due finds nothing left to write: one storage write fewer.
+   * Writes the changes not yet saved now, with the caller's writes (the audit log's append: storage
+   * commits the writes of one event together), so that the write-behind that is due finds nothing
+   * left to write: one storage write fewer.
    */
   protected saveHeld(): void {
     for (const key of this.#unsaved) this.ctx.storage.kv.put(key, this.#held.get(key));

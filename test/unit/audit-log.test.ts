@@ -300,7 +300,7 @@ describe("AuditLog pages", () => {
 });
 
 describe("AuditLog keeps the team's limits", () => {
-  it("returns the leases an append carries and saves the limits in the append's transaction", async () => {
+  it("returns the leases an append carries and saves the limits with the append", async () => {
     const stub = log("limits-in-append");
     const one = { max: 1, ttlMs: 60_000 };
     const lease = (await stub.admit("k", 100, 1, one)).lease;
