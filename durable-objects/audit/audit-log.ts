@@ -1,8 +1,8 @@
-import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
 import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
+import { TeamLimits } from "../limiter/team-limits";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
   type AuditCursor,
@@ -36,12 +36,13 @@ const STATUS_SQL: Record<AuditEntry["status"], string> = {
 };
 
 /**
- * One team's audit log (named by the team), in this object's SQLite database. Rows older than the
+ * One team's audit log (named by the team), in this object's SQLite database; it also keeps the
+ * team's rate limits (TeamLimits), so that an ended execution's lease goes back in its audit append. Rows older than the
  * retention are deleted on every append and by a daily alarm, and never returned by `query`. Each
  * append also adds to per-hour and per-day aggregates (`usage_*`) in its transaction, which `usage`
  * reads instead of the entries. Schema: docs/storage-schema.md.
  */
-export class AuditLog extends DurableObject {
+export class AuditLog extends TeamLimits {
   #retention: number | undefined;
   #alarmSet = false;
   readonly #usage: UsageTables;
@@ -76,10 +77,17 @@ export class AuditLog extends DurableObject {
   }
 
   /**
-   * Writes entries and their aggregates (`usage_*`, entries within the retention only) in one
-   * transaction and drops rows past the retention; invalid entries are skipped.
+   * Returns the `released` leases (TeamLimits.release), then writes entries and their aggregates
+   * (`usage_*`, entries within the retention only) in one transaction and drops rows past the
+   * retention; invalid entries are skipped.
    */
-  async append(entries: AuditEntry[], retentionDays: number): Promise<{ written: number; skipped: number }> {
+  async append(
+    entries: AuditEntry[],
+    retentionDays: number,
+    released: string[] = [],
+  ): Promise<{ written: number; skipped: number }> {
+    if (released.length > 0) this.release(released);
+    if (entries.length === 0) return { written: 0, skipped: 0 };
     const valid = entries.flatMap((e) => {
       const parsed = AuditEntry.safeParse(e);
       return parsed.success ? [parsed.data] : [];
@@ -106,6 +114,7 @@ export class AuditLog extends DurableObject {
       this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
       this.prune(cutoff);
     });
+    this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
     if (!this.#alarmSet) {
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
       this.#alarmSet = true;

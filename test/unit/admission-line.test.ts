@@ -14,10 +14,10 @@ const ask = (keyId: string, perMinute = 5): AdmitAsk => ({
   released: [],
 });
 
-/** The real limiter namespace, with every admit / admitMany call its stubs get counted. */
+/** The real limiter namespace (the teams' audit logs), with every admit / admitMany call its stubs get counted. */
 function countingEnv(): { env: GatewayEnv; calls: { admit: number; admitMany: number[] } } {
   const calls = { admit: 0, admitMany: [] as number[] };
-  const real = env.RATE_LIMITER;
+  const real = env.AUDIT;
   const namespace = {
     idFromName: (name: string) => real.idFromName(name),
     get: (id: DurableObjectId) => {
@@ -34,7 +34,7 @@ function countingEnv(): { env: GatewayEnv; calls: { admit: number; admitMany: nu
       };
     },
   };
-  return { env: { ...env, RATE_LIMITER: namespace } as unknown as GatewayEnv, calls };
+  return { env: { ...env, AUDIT: namespace } as unknown as GatewayEnv, calls };
 }
 
 /** A namespace whose stubs answer admits with `answer` (a promise that may never settle). */
@@ -44,7 +44,8 @@ function fakeEnv(
     Promise.all(asks.map(() => answer())),
 ): GatewayEnv {
   const stub = { admit: answer, admitMany: answerMany, release: async () => {} };
-  return { ...env, RATE_LIMITER: { idFromName: (n: string) => n, get: () => stub } } as unknown as GatewayEnv;
+  const namespace = { idFromName: (n: string) => n, get: () => stub };
+  return { ...env, AUDIT: namespace, RATE_LIMITER: namespace } as unknown as GatewayEnv;
 }
 
 const background: Promise<unknown>[] = [];

@@ -1,6 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { limiter } from "../../workers/gateway/admission/limiter";
 import { createApp } from "../../workers/gateway/app";
+import { auditLogOf } from "../../workers/gateway/audit/store";
+import worker from "../../workers/gateway/index";
+import { type StorageCalls, storageCalls } from "../../workers/gateway/timing/storage-meter";
 import { MCP_HEADERS, request } from "../helpers/app";
 import { admin, teamWithKey } from "../helpers/teams";
 
@@ -151,10 +155,33 @@ describe("one limiter call per request: key's credits and the team's execution l
     expect(((await (await b.res).json()) as Result).result).toBe(2);
     await Promise.all([waitOnExecutionContext(a.ctx), waitOnExecutionContext(b.ctx)]);
     // Nothing came after the second: its lease went back by itself.
-    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("team:adm-piggyback"));
-    const lease = await limiter.acquire(1, 60_000);
+    const lease = await limiter(env, "adm-piggyback").acquire(1, 60_000);
     expect(typeof lease).toBe("string");
-    await limiter.release([lease!]);
+    await limiter(env, "adm-piggyback").release([lease!]);
+  });
+
+  it("returns a lone execution's lease in the call that appends its audit entry: two Durable Object requests", async () => {
+    const { key } = await teamWithKey("adm-with-audit", { limits: { maxConcurrent: 1 } });
+    const ctx = createExecutionContext();
+    const timing: Record<string, string> = { PHASE_TIMING: "on" };
+    const before: StorageCalls = storageCalls();
+    const res = await worker.fetch(
+      new Request<unknown, IncomingRequestCfProperties>("http://gateway/v1/execute", {
+        method: "POST",
+        headers: { "X-API-Key": key, "Content-Type": "application/json" },
+        body: JSON.stringify({ code: "return 5" }),
+      }),
+      { ...env, ...timing },
+      ctx,
+    );
+    expect(((await res.json()) as Result).result).toBe(5);
+    await waitOnExecutionContext(ctx);
+    // the admit (credits and lease), then the lease's return with the audit append
+    expect(storageCalls().doRequest - before.doRequest).toBe(2);
+    const entries = await auditLogOf(env.AUDIT, "adm-with-audit").query({ kind: "execute" });
+    expect(entries.map((e) => e.status)).toEqual(["ok"]);
+    const lease = await limiter(env, "adm-with-audit").acquire(1, 60_000);
+    expect(typeof lease).toBe("string");
   });
 });
 

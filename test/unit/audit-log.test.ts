@@ -299,6 +299,26 @@ describe("AuditLog pages", () => {
   });
 });
 
+describe("AuditLog keeps the team's limits", () => {
+  it("returns the leases an append carries and saves the limits with the append", async () => {
+    const stub = log("limits-in-append");
+    const one = { max: 1, ttlMs: 60_000 };
+    const lease = (await stub.admit("k", 100, 1, one)).lease;
+    expect(typeof lease).toBe("string");
+    expect((await stub.admit("k", 100, 1, one)).lease).toBeNull();
+    await stub.append([entry("limits-in-append", { kind: "execute", tool: "execute" })], 30, [lease!]);
+    // Saved with the entry, well before the write-behind is due: what a new instance would read.
+    const stored = await runInDurableObject(stub, (_i: AuditLog, state) => ({
+      leases: state.storage.kv.get<unknown[]>("leases"),
+      bucket: state.storage.kv.get<{ credits: number }>("bucket:k"),
+    }));
+    expect(stored.leases).toEqual([]);
+    expect(stored.bucket?.credits).toBeLessThan(99);
+    expect(await stub.query({})).toHaveLength(1);
+    expect(typeof (await stub.admit("k", 100, 1, one)).lease).toBe("string");
+  });
+});
+
 describe("recordAudit", () => {
   it("writes through waitUntil, batching entries per team", async () => {
     const pending: Promise<unknown>[] = [];

@@ -1,4 +1,5 @@
 import { log } from "../../../shared/log";
+import { appendWithLeases } from "../audit/record";
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import { type PhaseClock, timed } from "../timing/clock";
@@ -7,8 +8,9 @@ import { leaseTerms, limiter } from "./limiter";
 
 /**
  * A finished execution's lease goes back to the team's limiter with this isolate's next call to it
- * (the next request's admit), or after this long when none comes: one Durable Object call fewer per
- * execution under load. Holding a lease a little longer can only refuse an execution early, never
+ * (the next request's admit), or after this long when none comes, together with the team's queued
+ * audit entries (the limiter is the team's audit log: limiter.ts): one Durable Object call fewer per
+ * execution either way. Holding a lease a little longer can only refuse an execution early, never
  * admit one too many.
  */
 export const RELEASE_WINDOW_MS = 20;
@@ -58,7 +60,7 @@ export function requeueReleases(
 
 async function returnLeases(env: GatewayEnv, team: string, leases: string[]): Promise<void> {
   try {
-    await limiter(env, team).release(leases);
+    if (!(await appendWithLeases(env, team, leases))) await limiter(env, team).release(leases);
   } catch (err) {
     // The leases expire on their own (leaseTerms: the longest execution plus a grace).
     log("warn", "execution leases not returned", {

@@ -53,17 +53,32 @@ export async function flushAudit(env: object, team: string): Promise<void> {
   if (queued.length > 0) await send(ns, retentionDays(env), team)(queued);
 }
 
+/**
+ * Returns `leases` to the team's audit log (which keeps its rate limits: admission/limiter.ts) in one
+ * call with the entries this isolate has queued for the team, which then go at once; false (nothing
+ * sent) without an AUDIT binding. A failure is logged, never thrown: the leases expire on their own.
+ */
+export async function appendWithLeases(env: object, team: string, leases: string[]): Promise<boolean> {
+  const ns = auditNamespace(env);
+  if (!ns) return false;
+  await send(ns, retentionDays(env), team, leases)(queues.take(team));
+  return true;
+}
+
 /** Adds entries to their team's open queue, or opens one; returns the sends of the queues it opened. */
 function enqueue(ns: DurableObjectNamespace<AuditLog>, days: number, entries: AuditEntry[]): Promise<void>[] {
   return entries.flatMap((entry) => queues.add(entry.team, entry, send(ns, days, entry.team)) ?? []);
 }
 
-function send(ns: DurableObjectNamespace<AuditLog>, days: number, team: string) {
+/** What sends a team's entries (and `leases` to return with them); it logs a failure, never throws. */
+function send(ns: DurableObjectNamespace<AuditLog>, days: number, team: string, leases: string[] = []) {
   return async (entries: AuditEntry[]): Promise<void> => {
     try {
-      await auditLogOf(ns, team).append(entries, days);
+      await auditLogOf(ns, team).append(entries, days, leases);
     } catch (err) {
-      log("error", "audit write failed", { team, entries: entries.length, error: describe(err) });
+      const counts =
+        leases.length > 0 ? { entries: entries.length, leases: leases.length } : { entries: entries.length };
+      log("error", "audit write failed", { team, ...counts, error: describe(err) });
     }
   };
 }
