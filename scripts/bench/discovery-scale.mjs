@@ -2,7 +2,7 @@
 // API descriptions (bench/discovery/openapi-apis.mjs: Stripe, Twilio, GitHub, then other APIs of the
 // APIs.guru directory, the last one cut to make the count), each through the gateway's converter. Per
 // size, in this Node process with the gateway's discovery code bundled: the index build (catalogIndex,
-// done once per catalog text and isolate) in ms and its heap, the catalog as JSON (what the schema
+// done once per catalog version and isolate) in ms and its heap, the catalog as JSON (what the schema
 // cache holds) and its parse time, search_tools p50/p99 per request (searchTools over a new catalog
 // array each time, as each gateway request has one), the tokens of a search answer, and recall@1/@5
 // and MRR of bench/discovery/openapi-intents.json (the intents whose API is in the catalog) for
@@ -80,21 +80,23 @@ async function main({ sizes, rounds, tier1 }) {
     JSON.parse(json);
     const parseMs = performance.now() - p0;
 
+    // The catalog's version as loadCatalog writes it: the team, then each server's list version.
+    const version = `bench ${servers.map((server) => `${server.name}:${size}`).join(" ")}`;
     const before = heap();
     const b0 = performance.now();
-    discovery.catalogIndex(tools, servers);
+    discovery.catalogIndex(tools, servers, version);
     const buildMs = performance.now() - b0;
     const indexHeap = heap() - before;
 
-    // Per request as the gateway has it (a new catalog array: each tool's fields are read again to find
-    // the index), and with the index found at once (the same array, as within one request).
+    // Per request as the gateway has it (a new catalog array, its index found by the catalog's version),
+    // and with the index found at once (the same array, as within one request).
     const latencies = [];
     const indexed = [];
     const answerTokens = [];
-    const same = { tools, servers: states };
+    const same = { tools, servers: states, version };
     for (let round = 0; round < rounds; round++)
       for (const intent of picked) {
-        const catalog = { tools: [...tools], servers: states };
+        const catalog = { tools: [...tools], servers: states, version };
         const s0 = performance.now();
         const answer = discovery.searchTools(catalog, { query: intent.intent });
         const s1 = performance.now();
@@ -105,7 +107,7 @@ async function main({ sizes, rounds, tier1 }) {
       }
     const bm25 = bm25Index(tools);
     const ours = await evaluate(
-      (query) => discovery.rankCatalog(tools, { query, servers }).map((tool) => tool.qualifiedName),
+      (query) => discovery.rankCatalog(tools, { query, servers, version }).map((tool) => tool.qualifiedName),
       picked,
     );
     const baseline = await evaluate((query) => bm25.rank(query), picked);

@@ -38,8 +38,13 @@ export interface Scored {
  * the share of concepts matched, verb agreement and how much of the tool's name the query asks for,
  * then lifted when the query names the tool's server (`named`: server → concepts naming it).
  */
-export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set<number>>) {
-  const scores = conceptScores(index, query);
+export function scorer(
+  index: CatalogIndex,
+  query: Query,
+  named: Map<string, Set<number>>,
+): { score: (doc: ToolDoc, d: number) => Scored; touched: Uint8Array } {
+  const touched = new Uint8Array(index.docs.length);
+  const scores = conceptScores(index, query, touched);
   // Adjacent concepts, neither naming a server ("edge functions"; not "desktop commander").
   const serverWords = new Set([...named.values()].flatMap((concepts) => [...concepts]));
   const pairs = query.concepts
@@ -54,13 +59,13 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     const key = `${c} ${server}`;
     let mean = means.get(key);
     if (mean === undefined) {
-      const own = index.docs.flatMap((doc, d) => (doc.server === server ? [scores[c]![d]!] : []));
-      mean = own.reduce((sum, s) => sum + s, 0) / (own.length || 1);
+      const own = index.byServer.get(server) ?? [];
+      mean = own.reduce((sum, d) => sum + scores[c]![d]!, 0) / (own.length || 1);
       means.set(key, mean);
     }
     return mean;
   };
-  return (doc: ToolDoc, d: number): Scored => {
+  const scoreOf = (doc: ToolDoc, d: number): Scored => {
     const naming = named.get(doc.server);
     const matched: string[] = [];
     let content = 0;
@@ -84,22 +89,30 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
     return { score, matched };
   };
+  return { score: scoreOf, touched };
 }
 
 /**
  * Per concept, per tool: the best score of its stems (a synonym counts once, not on top of the word).
- * A synonym rarer than the word itself weighs no more than the word would (its idf is capped).
+ * A synonym rarer than the word itself weighs no more than the word would (its idf is capped). The
+ * tools having any of the stems are marked in `touched`: only they (and a named server's) can score.
  */
-function conceptScores(index: CatalogIndex, query: Query): Float64Array[] {
+function conceptScores(index: CatalogIndex, query: Query, touched: Uint8Array): Float64Array[] {
   const { postings, size } = index.bm25;
   return query.concepts.map((concept) => {
     const best = new Float64Array(index.docs.length);
     const [word] = concept.stems.keys();
-    const wordIdf = idf(size, postings.get(word ?? "")?.length ?? 0);
+    const wordIdf = idf(size, postings.get(word ?? "")?.docs.length ?? 0);
     for (const [s, weight] of concept.stems) {
-      const list = postings.get(s) ?? [];
-      const cap = wordIdf > 0 && s !== word ? Math.min(1, wordIdf / idf(size, list.length)) : 1;
-      for (const { doc, score } of list) best[doc] = Math.max(best[doc]!, weight * cap * score);
+      const list = postings.get(s);
+      if (list === undefined) continue;
+      const { docs, scores } = list;
+      const cap = wordIdf > 0 && s !== word ? Math.min(1, wordIdf / idf(size, docs.length)) : 1;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        best[doc] = Math.max(best[doc]!, weight * cap * scores[i]!);
+        touched[doc] = 1;
+      }
     }
     return best;
   });

@@ -14,6 +14,8 @@ export interface SearchOptions {
   limit?: number;
   /** the catalog's servers: their names and descriptions are searched too */
   servers?: ServerInfo[];
+  /** the catalog's version (Catalog.version): its index is found by it, without reading the tools */
+  version?: string;
 }
 
 export interface RankedTool {
@@ -61,21 +63,29 @@ export function rankTools(tools: CatalogTool[], opts: Omit<SearchOptions, "limit
       .sort(byName)
       .map((tool) => ({ tool, matched: [], matchedAll: false, score: 0 }));
   }
-  const index = catalogIndex(tools, opts.servers);
+  const index = catalogIndex(tools, opts.servers, opts.version);
   const query = parseQuery(text, index.bm25.postings);
-  const score = scorer(index, query, mentionedServers(text, query, index.servers, index.docs));
+  const named = mentionedServers(text, query, index.servers, index.docs);
+  const { score, touched } = scorer(index, query, named);
   const lower = text.toLowerCase();
   const phrase = words(text).join(" ");
-  const hits: RankedTool[] = [];
+  const hits: (RankedTool & { d: number })[] = [];
   index.docs.forEach((doc, d) => {
     const tool = index.tools[d]!;
     if (!inServer(tool)) return;
+    const exact = doc.exact.has(lower);
+    const samePhrase = phrase === doc.phrase;
+    // Only a tool having a stem of the query, of a server it names or named by it can score.
+    if (touched[d] === 0 && !exact && !samePhrase && !named.has(doc.server)) return;
     const hit = score(doc, d);
-    if (doc.exact.has(lower)) hit.score += EXACT_NAME;
-    if (phrase === doc.phrase) hit.score += NAME_PHRASE;
-    if (hit.score > 0) hits.push({ tool, ...hit, matchedAll: hit.matched.length === query.concepts.length });
+    if (exact) hit.score += EXACT_NAME;
+    if (samePhrase) hit.score += NAME_PHRASE;
+    if (hit.score > 0) hits.push({ tool, d, ...hit, matchedAll: hit.matched.length === query.concepts.length });
   });
-  return hits.sort((a, b) => b.score - a.score || byName(a.tool, b.tool));
+  const order = index.nameOrder;
+  return hits
+    .sort((a, b) => b.score - a.score || order[a.d]! - order[b.d]!)
+    .map(({ d: _d, ...hit }) => hit);
 }
 
 function byName(a: CatalogTool, b: CatalogTool): number {

@@ -38,6 +38,7 @@ export function searchTools(
     query: input.query,
     server: input.server,
     servers: catalog.servers,
+    ...(catalog.version ? { version: catalog.version } : {}),
   });
   return {
     tools: all
