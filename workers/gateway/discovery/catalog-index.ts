@@ -22,6 +22,8 @@ interface Built {
   servers: Map<string, string[]>;
   /** each server's tools, as indexes of `docs` */
   byServer: Map<string, number[]>;
+  /** the names code or an agent may write for a tool (ToolDoc.exact) and its name's words → tools */
+  written: Map<string, number[]>;
   /** each tool's place among the tools ordered by qualified name (how ties are broken) */
   nameOrder: Uint32Array;
   /** the tools' qualified names, in the order of `docs`: a catalog found by version must have them */
@@ -81,10 +83,15 @@ function build(tools: CatalogTool[], servers: string[], fields: ToolFields[]): B
   );
   const docs = toolDocs(tools, stems);
   const byServer = new Map<string, number[]>();
+  const written = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, d: number) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [d]);
+    else if (list.at(-1) !== d) list.push(d);
+  };
   tools.forEach((tool, d) => {
-    const list = byServer.get(tool.server);
-    if (list) list.push(d);
-    else byServer.set(tool.server, [d]);
+    add(byServer, tool.server, d);
+    for (const name of [...docs[d]!.exact, docs[d]!.phrase]) add(written, name, d);
   });
   const names = tools.map((tool) => tool.qualifiedName);
   const nameOrder = new Uint32Array(tools.length);
@@ -93,12 +100,15 @@ function build(tools: CatalogTool[], servers: string[], fields: ToolFields[]): B
     .forEach((d, place) => {
       nameOrder[d] = place;
     });
-  return { docs, bm25: buildIndex(stems), servers: serverKeys(servers, docs), byServer, nameOrder, names };
+  const bm25 = buildIndex(stems);
+  return { docs, bm25, servers: serverKeys(servers, docs), byServer, written, nameOrder, names };
 }
 
 /** A version names the catalog's tools in order; a mismatch (a bug upstream) must not rank the wrong ones. */
 function sameTools(built: Built, tools: CatalogTool[]): boolean {
-  return built.names.length === tools.length && tools.every((tool, d) => tool.qualifiedName === built.names[d]);
+  return (
+    built.names.length === tools.length && tools.every((tool, d) => tool.qualifiedName === built.names[d])
+  );
 }
 
 function keep(key: string, built: Built): void {

@@ -17,7 +17,9 @@ export async function withSkills(catalog: Catalog, ctx: RequestContext): Promise
     const refusal = policyRefusal(ctx.teamRecord?.allow, ctx.teamRecord?.deny);
     const { visible: tools, notAllowed } = applyPolicy(skills.map(skillTool), refusal);
     const refused = [...(catalog.notAllowed ?? []), ...notAllowed];
-    const listed = catalog.version ? `${catalog.version} skills:${await sha256(JSON.stringify(tools))}` : undefined;
+    const listed = catalog.version
+      ? `${catalog.version} skills:${await sha256(JSON.stringify(tools))}`
+      : undefined;
     return {
       ...catalog,
       tools: [...catalog.tools, ...tools],

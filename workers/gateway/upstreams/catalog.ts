@@ -89,7 +89,9 @@ export async function loadCatalog(deps: CatalogDeps): Promise<Catalog> {
       tools.push({ ...tool, server, qualifiedName: `${server}.${tool.name}` });
     if (entry?.openapi) indexes.set(server, entry.openapi.index);
     // A list cached before list versions: the time it was fetched, until its next refresh names it.
-    versions.push(`${server}:${configHash.slice(0, 16)}:${entry?.listVersion ?? `at${entry?.fetchedAt ?? 0}`}`);
+    versions.push(
+      `${server}:${configHash.slice(0, 16)}:${entry?.listVersion ?? `at${entry?.fetchedAt ?? 0}`}`,
+    );
   });
   const operations = async (server: string) => {
     const key = indexes.get(server);
