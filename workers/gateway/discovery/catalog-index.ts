@@ -58,16 +58,17 @@ export function catalogIndex(tools: CatalogTool[], servers?: ServerInfo[], versi
   const cached = perArray.get(tools);
   if (cached && cached.from === servers) return cached;
   const described = new Map((servers ?? []).map((s) => [s.name, s.description]));
-  const names = [...new Set([...(servers ?? []).map((s) => s.name), ...tools.map((tool) => tool.server)])];
+  const listed = (servers ?? []).map((s) => `${s.name}\u0002${s.description ?? ""}`).join("\u0001");
   let key: string;
   let fields: ToolFields[] | undefined;
   if (version === undefined) {
     fields = tools.map((tool) => toolFields(tool, described.get(tool.server)));
-    key = `t${names.join(" ")}\u0001${fields.map((f) => f.id).join(",")}`;
-  } else key = `v${version}\u0001${names.join(" ")}`;
+    key = `t${listed}\u0001${fields.map((f) => f.id).join(",")}`;
+  } else key = `v${version}\u0001${listed}`;
   let built = recent.get(key);
   if (built === undefined || !sameTools(built, tools)) {
     fields ??= tools.map((tool) => toolFields(tool, described.get(tool.server), false));
+    const names = [...new Set([...(servers ?? []).map((s) => s.name), ...tools.map((tool) => tool.server)])];
     built = build(tools, names, fields);
   }
   keep(key, built);

@@ -39,9 +39,9 @@ export function scorer(
 ): {
   score: (doc: ToolDoc, d: number, matched?: string[]) => number;
   bound: (doc: ToolDoc, d: number) => number;
-  touched: Uint8Array;
+  touched: number[];
 } {
-  const touched = new Uint8Array(index.docs.length);
+  const touched: number[] = [];
   const scores = conceptScores(index, query, touched);
   // Adjacent concepts, neither naming a server ("edge functions"; not "desktop commander").
   const serverWords = new Set([...named.values()].flatMap((concepts) => [...concepts]));
@@ -122,9 +122,10 @@ const MOST = VERB_FACTOR.same * (1 + NAME_SHARE) * (1 + NAME_PAIR) * (1 + 1e-9);
 /**
  * Per concept, per tool: the best score of its stems (a synonym counts once, not on top of the word).
  * A synonym rarer than the word itself weighs no more than the word would (its idf is capped). The
- * tools having any of the stems are marked in `touched`: only they (and a named server's) can score.
+ * tools having any of the stems are added to `touched`: only they (and a named server's) can score.
  */
-function conceptScores(index: CatalogIndex, query: Query, touched: Uint8Array): Float64Array[] {
+function conceptScores(index: CatalogIndex, query: Query, touched: number[]): Float64Array[] {
+  const marked = new Uint8Array(index.docs.length);
   const { postings, size } = index.bm25;
   return query.concepts.map((concept) => {
     const best = new Float64Array(index.docs.length);
@@ -138,7 +139,8 @@ function conceptScores(index: CatalogIndex, query: Query, touched: Uint8Array): 
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i]!;
         best[doc] = Math.max(best[doc]!, weight * cap * scores[i]!);
-        touched[doc] = 1;
+        if (marked[doc] === 0) touched.push(doc);
+        marked[doc] = 1;
       }
     }
     return best;

@@ -84,16 +84,20 @@ export function topTools(
   for (const d of index.written.get(phrase) ?? [])
     if (index.docs[d]!.phrase === phrase) bonuses.set(d, (bonuses.get(d) ?? 0) + NAME_PHRASE);
   const bonus = (d: number) => bonuses.get(d) ?? 0;
-  // Each tool that can score, with a bound of its score from its concepts alone (cheap) ...
+  // Each tool that can score (having a stem of the query, of a server it names or named by it), with
+  // a bound of its score from its concepts alone (cheap) ...
   const candidates: number[] = [];
   const bounds = new Float64Array(index.docs.length);
-  index.docs.forEach((doc, d) => {
-    if (!inServer(index.tools[d]!)) return;
-    // Only a tool having a stem of the query, of a server it names or named by it can score.
-    if (touched[d] === 0 && !named.has(doc.server) && bonus(d) === 0) return;
-    bounds[d] = bound(doc, d) + bonus(d);
+  const seen = new Uint8Array(index.docs.length);
+  const consider = (d: number) => {
+    if (seen[d] === 1 || !inServer(index.tools[d]!)) return;
+    seen[d] = 1;
+    bounds[d] = bound(index.docs[d]!, d) + bonus(d);
     if (bounds[d]! > 0) candidates.push(d);
-  });
+  };
+  touched.forEach(consider);
+  for (const server of named.keys()) index.byServer.get(server)?.forEach(consider);
+  for (const d of bonuses.keys()) consider(d);
   // ... scored in full by decreasing bound, until a bound is below the last of the `limit` best.
   candidates.sort((a, b) => bounds[b]! - bounds[a]!);
   const order = index.nameOrder;
