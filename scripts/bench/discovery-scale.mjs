@@ -2,19 +2,27 @@
 // API descriptions (bench/discovery/openapi-apis.mjs: Stripe, Twilio, GitHub, then other APIs of the
 // APIs.guru directory, the last one cut to make the count), each through the gateway's converter. Per
 // size, in this Node process with the gateway's discovery code bundled: the index build (catalogIndex,
-// done once per catalog text and isolate) in ms and its heap, the catalog as JSON (what the schema
+// done once per catalog version and isolate) in ms and its heap, the catalog as JSON (what the schema
 // cache holds) and its parse time, search_tools p50/p99 per request (searchTools over a new catalog
-// array each time, as each gateway request has one), the tokens of a search answer, and recall@1/@5
+// array each time, as each gateway request has one, its index found by the catalog's version) and its
+// mean CPU time (wall times on a loaded machine say little), the tokens of a search answer, and recall@1/@5
 // and MRR of bench/discovery/openapi-intents.json (the intents whose API is in the catalog) for
 // search.ts and BM25. The tier-1 tools/list does not hold the team's tools: bench.mjs passes its
 // tokens from the running gateway.
 //
 //   node --expose-gc scripts/bench/discovery-scale.mjs [--sizes 1000,5000,10000] [--rounds 3]
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { bm25Index, evaluate, fixed } from "../../bench/discovery/bm25.mjs";
-import { FILLER_APIS, INTENT_APIS, loadOpenapiIntents } from "../../bench/discovery/openapi-apis.mjs";
+import {
+  descriptionsDir,
+  FILLER_APIS,
+  INTENT_APIS,
+  loadOpenapiIntents,
+} from "../../bench/discovery/openapi-apis.mjs";
 import { countTokens } from "../lib/tokens.mjs";
 import { loadSearch } from "./discovery-offline.mjs";
 import { buildCatalog, loadConverter, metricCells } from "./discovery-openapi.mjs";
@@ -44,6 +52,55 @@ export function runDiscoveryScale({ tier1Tokens, sizes, rounds } = {}) {
   execFileSync(process.execPath, args, { stdio: "inherit" });
 }
 
+/**
+ * GitHub's REST description as the gateway takes it once per version (openapi/index-store.ts): its
+ * text converted to tools (describeApi: JSON parse, $refs, schemas) and the discovery index of those
+ * tools alone; times, the heap each keeps, the heap just after conversion before any collection (near
+ * its peak), and the tools' JSON (what the schema cache holds).
+ */
+async function oneDescription(describeApi, discovery, file) {
+  const text = readFileSync(join(descriptionsDir(), file), "utf8");
+  const base = heap();
+  const c0 = performance.now();
+  const api = await describeApi(text);
+  const convertMs = performance.now() - c0;
+  const peak = process.memoryUsage().heapUsed - base;
+  const tools = api.tools.map((tool) => ({
+    ...tool,
+    server: "github",
+    qualifiedName: `github.${tool.name}`,
+  }));
+  const kept = heap() - base;
+  const i0 = performance.now();
+  discovery.catalogIndex(tools, [{ name: "github", description: api.info.title }], `one ${file}`);
+  const indexMs = performance.now() - i0;
+  const index = heap() - base - kept;
+  return table(
+    [
+      "description",
+      "bytes",
+      "operations → tools",
+      "convert",
+      "heap after (peak) / kept",
+      "tools JSON",
+      "index build",
+      "index heap",
+    ],
+    [
+      [
+        file.split("/").pop(),
+        mb(text.length),
+        `${int(Object.keys(api.operations).length)} → ${int(tools.length)}`,
+        ms(convertMs),
+        `${mb(peak)} / ${mb(kept)}`,
+        mb(JSON.stringify(api.tools).length),
+        ms(indexMs),
+        mb(index),
+      ],
+    ],
+  );
+}
+
 const heap = () => {
   globalThis.gc?.();
   return process.memoryUsage().heapUsed;
@@ -61,6 +118,7 @@ async function main({ sizes, rounds, tier1 }) {
   if (pool.tools.length < max)
     throw new Error(`the descriptions make ${pool.tools.length} tools, fewer than ${max}`);
   const intents = loadOpenapiIntents(pool.byApi);
+  console.log(await oneDescription(describeApi, discovery, INTENT_APIS.github));
   console.log(
     `${pool.servers.length} API descriptions → ${int(pool.tools.length)} tools (converted in ${(convertMs / 1000).toFixed(1)} s; ` +
       `the gateway does this once per description version); ${intents.length} intents; ${rounds} search rounds per intent`,
@@ -80,21 +138,24 @@ async function main({ sizes, rounds, tier1 }) {
     JSON.parse(json);
     const parseMs = performance.now() - p0;
 
+    // The catalog's version as loadCatalog writes it: the team, then each server's list version.
+    const version = `bench ${servers.map((server) => `${server.name}:${size}`).join(" ")}`;
     const before = heap();
     const b0 = performance.now();
-    discovery.catalogIndex(tools, servers);
+    discovery.catalogIndex(tools, servers, version);
     const buildMs = performance.now() - b0;
     const indexHeap = heap() - before;
 
-    // Per request as the gateway has it (a new catalog array: each tool's fields are read again to find
-    // the index), and with the index found at once (the same array, as within one request).
+    // Per request as the gateway has it (a new catalog array, its index found by the catalog's version),
+    // and with the index found at once (the same array, as within one request).
     const latencies = [];
     const indexed = [];
     const answerTokens = [];
-    const same = { tools, servers: states };
+    const same = { tools, servers: states, version };
+    const cpu0 = process.cpuUsage();
     for (let round = 0; round < rounds; round++)
       for (const intent of picked) {
-        const catalog = { tools: [...tools], servers: states };
+        const catalog = { tools: [...tools], servers: states, version };
         const s0 = performance.now();
         const answer = discovery.searchTools(catalog, { query: intent.intent });
         const s1 = performance.now();
@@ -103,9 +164,11 @@ async function main({ sizes, rounds, tier1 }) {
         latencies.push(s1 - s0);
         if (round === 0) answerTokens.push(countTokens(JSON.stringify(answer)));
       }
+    const cpu = process.cpuUsage(cpu0);
+    const cpuPerSearch = (cpu.user + cpu.system) / 1000 / (latencies.length + indexed.length);
     const bm25 = bm25Index(tools);
     const ours = await evaluate(
-      (query) => discovery.rankCatalog(tools, { query, servers }).map((tool) => tool.qualifiedName),
+      (query) => discovery.rankCatalog(tools, { query, servers, version }).map((tool) => tool.qualifiedName),
       picked,
     );
     const baseline = await evaluate((query) => bm25.rank(query), picked);
@@ -119,6 +182,7 @@ async function main({ sizes, rounds, tier1 }) {
       ms(percentile(latencies, 50)),
       `${ms(p99)}${p99 <= SEARCH_P99_TARGET_MS ? "" : " (over 50)"}`,
       `${ms(percentile(indexed, 50))} / ${ms(percentile(indexed, 99))}`,
+      ms(cpuPerSearch),
       int(percentile(answerTokens, 50)),
     ]);
     for (const [label, result] of [
@@ -148,6 +212,7 @@ async function main({ sizes, rounds, tier1 }) {
         "search p50",
         "search p99",
         "index found: p50 / p99",
+        "search CPU (mean)",
         "answer tokens p50",
       ],
       rows,

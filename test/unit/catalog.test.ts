@@ -59,6 +59,31 @@ describe("schema cache", () => {
     expect((await loadCatalog(deps([server]))).servers[0]).toMatchObject({ state: "ok", tools: 6 });
   });
 
+  it("versions the catalog by its tool lists: a refresh with the same tools keeps it, changed tools change it", async () => {
+    const up = fakeUpstream();
+    const server = await upstreamServer("versioned", up.fetcher);
+    const first = await loadCatalog(deps([server]));
+    const key = cacheKey("test", "versioned", server.configHash);
+    const refetch = async () => {
+      const entry = (await env.SCHEMA_CACHE.get(key, "json")) as { fetchedAt: number };
+      await env.SCHEMA_CACHE.put(key, JSON.stringify({ ...entry, fetchedAt: Date.now() - 3000_000 }));
+      forgetMemo();
+      await loadCatalog(deps([server]));
+      await Promise.all(background);
+      background.length = 0;
+      forgetMemo();
+      return loadCatalog(deps([server]));
+    };
+    const same = await refetch();
+    expect(first.version).toMatch(/^test versioned:\w+:\w{64}$/);
+    expect(same.version).toBe(first.version);
+    up.state.extraTools = 1;
+    const changed = await refetch();
+    expect(changed.tools).toHaveLength(4);
+    expect(changed.version).not.toBe(first.version);
+    expect((await loadCatalog(deps([server], { team: "other" }))).version).not.toBe(changed.version);
+  });
+
   it("serves the stale list and says so when the refresh fails", async () => {
     const up = fakeUpstream();
     const server = await upstreamServer("three", up.fetcher);

@@ -3,10 +3,13 @@ import { FIELDS, type FieldStems } from "./fields";
 /** BM25 term-frequency saturation. */
 const K1 = 1.2;
 
-/** One tool having one stem: its saturated, field-weighted frequency, times the stem's idf. */
-export interface Posting {
-  doc: number;
-  score: number;
+/**
+ * The tools having one stem, in increasing order: `docs[i]` has it with `scores[i]`, its saturated,
+ * field-weighted frequency times the stem's idf. Typed arrays: 12 bytes a posting, no object each.
+ */
+export interface Postings {
+  docs: Uint32Array;
+  scores: Float64Array;
 }
 
 /**
@@ -17,25 +20,33 @@ export interface Posting {
  */
 export interface Bm25Index {
   size: number;
-  postings: Map<string, Posting[]>;
+  postings: Map<string, Postings>;
 }
 
 export function buildIndex(docs: FieldStems[]): Bm25Index {
   const average = FIELDS.map(
     (_, f) => docs.reduce((sum, doc) => sum + doc[f]!.length, 0) / (docs.length || 1),
   );
-  const postings = new Map<string, Posting[]>();
+  const lists = new Map<string, number[]>();
   docs.forEach((fields, doc) => {
     for (const [s, weighted] of weightedFrequencies(fields, average)) {
-      const list = postings.get(s);
-      if (list) list.push({ doc, score: weighted });
-      else postings.set(s, [{ doc, score: weighted }]);
+      const list = lists.get(s);
+      if (list) list.push(doc, weighted);
+      else lists.set(s, [doc, weighted]);
     }
   });
   const n = docs.length;
-  for (const list of postings.values()) {
-    const rarity = idf(n, list.length);
-    for (const posting of list) posting.score = (rarity * posting.score * (K1 + 1)) / (K1 + posting.score);
+  const postings = new Map<string, Postings>();
+  for (const [s, list] of lists) {
+    const count = list.length / 2;
+    const rarity = idf(n, count);
+    const kept = { docs: new Uint32Array(count), scores: new Float64Array(count) };
+    for (let i = 0; i < count; i++) {
+      const tf = list[2 * i + 1]!;
+      kept.docs[i] = list[2 * i]!;
+      kept.scores[i] = (rarity * tf * (K1 + 1)) / (K1 + tf);
+    }
+    postings.set(s, kept);
   }
   return { size: n, postings };
 }

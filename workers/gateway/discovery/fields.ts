@@ -41,7 +41,15 @@ const KNOWN_TOOLS = 25_000;
 /** The last number given to a tool text; never reused, also after `known` starts afresh. */
 let lastId = 0;
 
-export function toolFields(tool: CatalogTool, serverDescription: string | undefined): ToolFields {
+/**
+ * A tool's stems per field; with `remember`, kept by its text (a catalog found by its text reads every
+ * tool's fields again); without, not kept (a catalog found by version is read once).
+ */
+export function toolFields(
+  tool: CatalogTool,
+  serverDescription: string | undefined,
+  remember = true,
+): ToolFields {
   const description = tool.description?.trim() ?? "";
   const sentence = firstSentence(description, Number.POSITIVE_INFINITY);
   // An example in parentheses ("(e.g. status "open" to see open tickets per assignee)") says how to
@@ -59,11 +67,13 @@ export function toolFields(tool: CatalogTool, serverDescription: string | undefi
     values: params.values.join(" "),
     server: `${tool.server} ${serverDescription ?? ""}`,
   };
+  const stemmed = () => FIELDS.map(({ field, identifier }) => stemsOf(text[field], identifier));
+  if (!remember) return { id: ++lastId, stems: stemmed() };
   const key = FIELDS.map(({ field }) => text[field]).join("\u0000");
   let fields = known.get(key);
   if (fields === undefined) {
     if (known.size >= KNOWN_TOOLS) known.clear();
-    fields = { id: ++lastId, stems: FIELDS.map(({ field, identifier }) => stemsOf(text[field], identifier)) };
+    fields = { id: ++lastId, stems: stemmed() };
     known.set(key, fields);
   }
   return fields;

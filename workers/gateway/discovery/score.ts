@@ -27,19 +27,22 @@ const MAKE_OR_FIND = new Set(["create", "list", "search"].flatMap((verb) => verb
  */
 const UNKNOWN_IDS = 0.8;
 
-export interface Scored {
-  score: number;
-  /** labels of the concepts the tool matched */
-  matched: string[];
-}
-
 /**
  * A function scoring each tool of `index` for `query`: BM25F per concept (its best stem), scaled by
  * the share of concepts matched, verb agreement and how much of the tool's name the query asks for,
  * then lifted when the query names the tool's server (`named`: server → concepts naming it).
  */
-export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set<number>>) {
-  const scores = conceptScores(index, query);
+export function scorer(
+  index: CatalogIndex,
+  query: Query,
+  named: Map<string, Set<number>>,
+): {
+  score: (doc: ToolDoc, d: number, matched?: string[]) => number;
+  bound: (doc: ToolDoc, d: number) => number;
+  touched: number[];
+} {
+  const touched: number[] = [];
+  const scores = conceptScores(index, query, touched);
   // Adjacent concepts, neither naming a server ("edge functions"; not "desktop commander").
   const serverWords = new Set([...named.values()].flatMap((concepts) => [...concepts]));
   const pairs = query.concepts
@@ -54,16 +57,25 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
     const key = `${c} ${server}`;
     let mean = means.get(key);
     if (mean === undefined) {
-      const own = index.docs.flatMap((doc, d) => (doc.server === server ? [scores[c]![d]!] : []));
-      mean = own.reduce((sum, s) => sum + s, 0) / (own.length || 1);
+      const own = index.byServer.get(server) ?? [];
+      mean = own.reduce((sum, d) => sum + scores[c]![d]!, 0) / (own.length || 1);
       means.set(key, mean);
     }
     return mean;
   };
-  return (doc: ToolDoc, d: number): Scored => {
-    const naming = named.get(doc.server);
-    const matched: string[] = [];
+  /** Per query: whether it asks for a stem of a tool's name (nameFactor), each stem read once. */
+  const askedStems = new Map<string, boolean>();
+  /** How many concepts the last `contentOf` matched. */
+  let count = 0;
+  /** The tool's concepts' scores summed; the labels of those it matched are pushed to `matched`. */
+  const contentOf = (
+    doc: ToolDoc,
+    d: number,
+    naming: Set<number> | undefined,
+    matched?: string[],
+  ): number => {
     let content = 0;
+    count = 0;
     // A tool that needs the identifier the query asks for cannot give it: that it names one is no match.
     const needsAsked = doc.requiredIds.some((thing) => query.askedIds.has(thing));
     query.concepts.forEach((concept, c) => {
@@ -72,34 +84,64 @@ export function scorer(index: CatalogIndex, query: Query, named: Map<string, Set
       if (naming?.has(c)) content += serverMean(c, doc.server);
       else if (s > 0) content += s * (doc.nameWords.has(concept.label) ? 1 + SAME_FORM : 1);
       else return;
-      matched.push(concept.label);
+      count++;
+      matched?.push(concept.label);
     });
-    let score = content * (PARTIAL + ((1 - PARTIAL) * matched.length) / known);
-    const agreement = verbAgreement(query.verbs, doc.verbs);
-    score *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query);
-    if (makesOrFinds(doc, query.instances)) score *= NOT_FOR_ONE;
-    const missing = doc.requiredIds.length > 1 && query.identifiers < doc.requiredIds.length;
-    if (missing || needsAsked) score *= UNKNOWN_IDS;
-    if (pairs.some((pair) => doc.nameWords.has(pair))) score *= 1 + NAME_PAIR;
-    if (naming) score = score * NAMED_SERVER + NAMED_SERVER_BASE;
-    return { score, matched };
+    return content;
   };
+  const share = () => PARTIAL + ((1 - PARTIAL) * count) / known;
+  /** The tool's score; the labels of the concepts it matched are pushed to `matched`. */
+  const score = (doc: ToolDoc, d: number, matched?: string[]): number => {
+    const naming = named.get(doc.server);
+    const content = contentOf(doc, d, naming, matched);
+    if (count === 0 && !naming) return 0;
+    let total = content * share();
+    const agreement = verbAgreement(query.verbs, doc.verbs);
+    total *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query, askedStems);
+    if (makesOrFinds(doc, query.instances)) total *= NOT_FOR_ONE;
+    const missing = doc.requiredIds.length > 1 && query.identifiers < doc.requiredIds.length;
+    const needsAsked = doc.requiredIds.some((thing) => query.askedIds.has(thing));
+    if (missing || needsAsked) total *= UNKNOWN_IDS;
+    if (pairs.some((pair) => doc.nameWords.has(pair))) total *= 1 + NAME_PAIR;
+    return naming ? total * NAMED_SERVER + NAMED_SERVER_BASE : total;
+  };
+  /** At least the tool's score, from its concepts alone: 0 exactly when its score is 0. */
+  const bound = (doc: ToolDoc, d: number): number => {
+    const naming = named.get(doc.server);
+    const content = contentOf(doc, d, naming);
+    if (count === 0 && !naming) return 0;
+    const most = content * share() * MOST;
+    return naming ? most * NAMED_SERVER + NAMED_SERVER_BASE : most;
+  };
+  return { score, bound, touched };
 }
+
+/** The most the factors after a tool's concepts multiply its score by (and a little for rounding). */
+const MOST = VERB_FACTOR.same * (1 + NAME_SHARE) * (1 + NAME_PAIR) * (1 + 1e-9);
 
 /**
  * Per concept, per tool: the best score of its stems (a synonym counts once, not on top of the word).
- * A synonym rarer than the word itself weighs no more than the word would (its idf is capped).
+ * A synonym rarer than the word itself weighs no more than the word would (its idf is capped). The
+ * tools having any of the stems are added to `touched`: only they (and a named server's) can score.
  */
-function conceptScores(index: CatalogIndex, query: Query): Float64Array[] {
+function conceptScores(index: CatalogIndex, query: Query, touched: number[]): Float64Array[] {
+  const marked = new Uint8Array(index.docs.length);
   const { postings, size } = index.bm25;
   return query.concepts.map((concept) => {
     const best = new Float64Array(index.docs.length);
     const [word] = concept.stems.keys();
-    const wordIdf = idf(size, postings.get(word ?? "")?.length ?? 0);
+    const wordIdf = idf(size, postings.get(word ?? "")?.docs.length ?? 0);
     for (const [s, weight] of concept.stems) {
-      const list = postings.get(s) ?? [];
-      const cap = wordIdf > 0 && s !== word ? Math.min(1, wordIdf / idf(size, list.length)) : 1;
-      for (const { doc, score } of list) best[doc] = Math.max(best[doc]!, weight * cap * score);
+      const list = postings.get(s);
+      if (list === undefined) continue;
+      const { docs, scores } = list;
+      const cap = wordIdf > 0 && s !== word ? Math.min(1, wordIdf / idf(size, docs.length)) : 1;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        best[doc] = Math.max(best[doc]!, weight * cap * scores[i]!);
+        if (marked[doc] === 0) touched.push(doc);
+        marked[doc] = 1;
+      }
     }
     return best;
   });
@@ -123,12 +165,18 @@ function makesOrFinds(doc: ToolDoc, instances: ReadonlySet<string>): boolean {
  * 1 + NAME_SHARE × the share of the tool's name (prefix aside) that the query asks for: a verb by
  * the query's verb group, an object by a term, synonym or verb (`create_directory`: make a folder).
  */
-function nameFactor(doc: ToolDoc, query: Query): number {
+function nameFactor(doc: ToolDoc, query: Query, memo: Map<string, boolean>): number {
   if (doc.own.size === 0) return 1;
   let asked = 0;
   for (const s of doc.own) {
-    if (verbGroups(s).some((group) => asks(query.verbs, group))) asked++;
-    else if (query.concepts.some((concept) => (concept.stems.get(s) ?? 0) >= VERB_SYNONYM)) asked++;
+    let yes = memo.get(s);
+    if (yes === undefined) {
+      yes =
+        verbGroups(s).some((group) => asks(query.verbs, group)) ||
+        query.concepts.some((concept) => (concept.stems.get(s) ?? 0) >= VERB_SYNONYM);
+      memo.set(s, yes);
+    }
+    if (yes) asked++;
   }
   return 1 + (NAME_SHARE * asked) / doc.own.size;
 }

@@ -9,7 +9,7 @@ import {
 import type { CatalogTool, DetailLevel } from "../../../shared/contract/tools";
 import type { Catalog } from "../upstreams";
 import { findTool } from "./find-tool";
-import { clampLimit, type RankedTool, rankTools } from "./search";
+import { clampLimit, type RankedTool, topTools } from "./search";
 import { firstSentence } from "./sentence";
 import { callSignature, declareTool } from "./typescript";
 
@@ -34,16 +34,19 @@ export function searchTools(
       `unknown server "${input.server}"; servers: ${catalog.servers.map((s) => s.name).join(", ") || "none"}`,
     );
   }
-  const all = rankTools(catalog.tools, {
-    query: input.query,
-    server: input.server,
-    servers: catalog.servers,
-  });
+  const { top, total } = topTools(
+    catalog.tools,
+    {
+      query: input.query,
+      server: input.server,
+      servers: catalog.servers,
+      ...(catalog.version ? { version: catalog.version } : {}),
+    },
+    clampLimit(input.limit),
+  );
   return {
-    tools: all
-      .slice(0, clampLimit(input.limit))
-      .map((hit, i) => entry(hit, detail, i < SIGNED_ENTRIES, approval)),
-    total: all.length,
+    tools: top.map((hit, i) => entry(hit, detail, i < SIGNED_ENTRIES, approval)),
+    total,
     ...(warnings.length ? { warnings } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { sha256 } from "../../../shared/hash";
 import { log } from "../../../shared/log";
 import type { RequestContext } from "../request/context";
 import { SKILLS_SERVER, skillTool } from "../skills/catalog";
@@ -16,9 +17,13 @@ export async function withSkills(catalog: Catalog, ctx: RequestContext): Promise
     const refusal = policyRefusal(ctx.teamRecord?.allow, ctx.teamRecord?.deny);
     const { visible: tools, notAllowed } = applyPolicy(skills.map(skillTool), refusal);
     const refused = [...(catalog.notAllowed ?? []), ...notAllowed];
+    const listed = catalog.version
+      ? `${catalog.version} skills:${await sha256(JSON.stringify(tools))}`
+      : undefined;
     return {
       ...catalog,
       tools: [...catalog.tools, ...tools],
+      ...(listed ? { version: listed } : {}),
       ...(refused.length ? { notAllowed: refused } : {}),
       servers: [
         ...catalog.servers,

@@ -23,6 +23,8 @@ export const CacheEntry = z.object({
   server: z.object({ name: z.string(), version: z.string() }).optional(),
   /** the upstream marked its list public (2026-07-28 `cacheScope: "public"`): one list for every user */
   public: z.boolean().optional(),
+  /** SHA-256 of its tools' JSON: the same list has the same one (discovery finds its index by it) */
+  listVersion: z.string().optional(),
   /** an OpenAPI server's description version and the KV key of its operation index */
   openapi: DescriptionVersion.optional(),
   /** the last refresh failure since fetchedAt, if any */

@@ -1,4 +1,5 @@
 import type { CatalogTool } from "../../../shared/contract/tools";
+import { sha256 } from "../../../shared/hash";
 import { fetchOperationTools, type OperationIndex, readIndex } from "../openapi/index-store";
 import type { NotAllowedTool } from "../teams/policy";
 import type { Span } from "../tracing/trace";
@@ -41,6 +42,12 @@ export interface Catalog {
    * or searched; a call or definition request for one says which rule refuses it.
    */
   notAllowed?: NotAllowedTool[];
+  /**
+   * What its tools are: the same version, the same tools in the same order (the team, each server's
+   * config and tool-list version, then what upstreamsFor and withSkills change); discovery's index is
+   * found by it
+   */
+  version?: string;
   /** an OpenAPI server's operation index (how each of its tools is called), by server name */
   operations?: (server: string) => Promise<OperationIndex | null>;
 }
@@ -75,17 +82,33 @@ export async function loadCatalog(deps: CatalogDeps): Promise<Catalog> {
   const states = await Promise.all(deps.servers.map((server) => serverTools(deps, server)));
   const tools: CatalogTool[] = [];
   const indexes = new Map<string, string>();
+  const versions = [deps.team];
   states.forEach(({ entry }, i) => {
-    const server = deps.servers[i]!.name;
+    const { name: server, configHash } = deps.servers[i]!;
     for (const tool of entry?.tools ?? [])
       tools.push({ ...tool, server, qualifiedName: `${server}.${tool.name}` });
     if (entry?.openapi) indexes.set(server, entry.openapi.index);
+    // A list cached before list versions: the time it was fetched, until its next refresh names it.
+    versions.push(
+      `${server}:${configHash.slice(0, 16)}:${entry?.listVersion ?? `at${entry?.fetchedAt ?? 0}`}`,
+    );
   });
   const operations = async (server: string) => {
     const key = indexes.get(server);
     return key ? readIndex(deps.kv, key) : null;
   };
-  return { tools, servers: states.map((s) => s.state), ...(indexes.size ? { operations } : {}) };
+  return {
+    tools,
+    servers: states.map((s) => s.state),
+    version: versions.join(" "),
+    ...(indexes.size ? { operations } : {}),
+  };
+}
+
+/** `entry` with its list version: kept when its tools are the ones `old` named, else their SHA-256. */
+async function versioned(entry: CacheEntry, old: CacheEntry | null): Promise<CacheEntry> {
+  if (old?.listVersion && entry.tools === old.tools) return { ...entry, listVersion: old.listVersion };
+  return { ...entry, listVersion: await sha256(JSON.stringify(entry.tools)) };
 }
 
 async function serverTools(
@@ -160,9 +183,12 @@ async function refresh(
 ): Promise<CacheEntry> {
   let next: CacheEntry;
   try {
-    next = server.openapi
-      ? await fetchOperationTools(deps, server, deps.timeoutMs, old)
-      : await fetchTools(server, deps.timeoutMs, deps.span);
+    next = await versioned(
+      server.openapi
+        ? await fetchOperationTools(deps, server, deps.timeoutMs, old)
+        : await fetchTools(server, deps.timeoutMs, deps.span),
+      old,
+    );
   } catch (err) {
     // The caller lacks a connection or secret: nothing is wrong with the server, so nothing is kept.
     if (missingCredentials(err)) throw err;

@@ -1,3 +1,4 @@
+import { sha256 } from "../../../shared/hash";
 import type { Config } from "../config";
 import type { GatewayEnv } from "../env";
 import type { RequestContext } from "../request/context";
@@ -67,14 +68,17 @@ export async function upstreamsFor(ctx: UpstreamsContext): Promise<Upstreams> {
         timeoutMs: config.upstreams.timeoutMs,
         waitUntil,
         span: ctx.trace?.root,
-      }).then((loaded) => {
+      }).then(async (loaded) => {
         // renamed first: allow/deny globs and everything after see the names the team gave
         const curated = curateTools(loaded.tools, teamRecord?.tools);
         const { visible, notAllowed } = applyPolicy(curated.tools, refusal);
         const all = [...problems, ...curated.problems];
+        const rules = [teamRecord?.tools, teamRecord?.allow, teamRecord?.deny];
+        const ruled = rules.some((rule) => rule !== undefined) ? await sha256(JSON.stringify(rules)) : "";
         return {
           ...loaded,
           tools: visible,
+          ...(loaded.version ? { version: `${loaded.version} team:${ruled}` } : {}),
           ...(notAllowed.length ? { notAllowed } : {}),
           ...(all.length ? { problems: all } : {}),
         };
