@@ -255,9 +255,8 @@
   });
 
   // --- the bridge ------------------------------------------------------------------------------
-  // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` in the
-  // text and its buffer goes in the list; the worker answers the same way. The tag is the
-  // execution's own, given to `begin`.
+  // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` (the
+  // execution's tag, given to `begin`) in the text, its buffer in the list; the worker answers alike.
   let tag = "";
   const send = (method, args) => {
     const buffers = [];
