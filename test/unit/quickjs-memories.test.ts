@@ -42,6 +42,22 @@ describe("the quickjs engine's linear memories", () => {
     expect(nonZero(c)).toBe(-1);
   });
 
+  // The next interpreter starts from the prepared one's image (quickjs/snapshot.js): the memory is
+  // that image byte for byte, then zeros to its end, grown or not.
+  it("gives a memory back set to the prepared interpreter's image, then zeros", () => {
+    const keeper = memoryKeeper();
+    const memory = keeper.take(LIMIT);
+    const image = new Uint8Array(100_000).map((_, i) => (i % 251) + 1);
+    memory.grow(16);
+    new Uint8Array(memory.buffer).fill(7);
+    keeper.giveBack(memory, 1, image);
+    const next = keeper.take(LIMIT);
+    expect(next).toBe(memory);
+    const bytes = new Uint8Array(next.buffer);
+    expect(bytes.subarray(0, image.length).findIndex((b, i) => b !== image[i])).toBe(-1);
+    expect(bytes.subarray(image.length).findIndex((b) => b !== 0)).toBe(-1);
+  });
+
   it("hands out a memory only to an interpreter of the same limit", () => {
     const keeper = memoryKeeper();
     const a = keeper.take(LIMIT);
