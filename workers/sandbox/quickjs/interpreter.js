@@ -85,7 +85,7 @@ class Interpreter {
     if (!prepared) prepared = Interpreter.#prepare(made, memory, memoryBytes);
     // A new instance wrote its static data and ran its constructors (and a prepared one evaluated
     // Math.random once): the image replaces them.
-    if (fresh) setTo(memory, prepared.image.bytes);
+    if (fresh) setTo(memory, prepared.image.memory);
     restore(made, memory, prepared.image);
     const quickjs = /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs));
     const runtime = new QuickJSRuntime(/** @type {any} */ ({ ...quickjs, rt: new Lifetime(prepared.rt) }));
@@ -209,7 +209,7 @@ async function takeInterpreter(memoryBytes) {
   spare = undefined;
   const it = await ready?.catch(() => undefined);
   if (it?.memoryBytes === memoryBytes) return it;
-  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes), prepared?.image.bytes);
+  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes), prepared?.image.memory);
   return Interpreter.make(memoryBytes);
 }
 
@@ -275,7 +275,7 @@ export async function execute(run, bridge, waitUntil, done) {
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
         try {
-          memories.giveBack(it.memory, memoriesKept(run.memoryBytes), prepared?.image.bytes);
+          memories.giveBack(it.memory, memoriesKept(run.memoryBytes), prepared?.image.memory);
           return prepareSpare(run.memoryBytes);
         } finally {
           done();

@@ -49,13 +49,47 @@ class LinearMemory extends WebAssembly.Memory {
 }
 
 /**
- * Sets every byte of `memory`: `image`, then zeros to its end (all zeros without an image).
- * @param {WebAssembly.Memory} memory @param {Uint8Array} [image]
+ * A memory's content as its runs of pages that hold something (each page 4 KB): the rest is zeros.
+ * A prepared interpreter's 5.7 MB are ~0.45 MB of such runs (static data, the heap; the stack
+ * between them is zeros).
+ * @typedef {{ at: number, bytes: Uint8Array }[]} MemoryImage
  */
-export function setTo(memory, image) {
+
+const IMAGE_PAGE = 4_096;
+
+/** @param {WebAssembly.Memory} memory @returns {MemoryImage} */
+export function imageOf(memory) {
+  const words = new Uint32Array(memory.buffer);
+  const all = new Uint8Array(memory.buffer);
+  /** @type {MemoryImage} */
+  const runs = [];
+  let start = -1;
+  for (let page = 0; page <= all.length; page += IMAGE_PAGE) {
+    let used = false;
+    for (let w = page / 4; w < (page + IMAGE_PAGE) / 4 && w < words.length && !used; w++)
+      used = words[w] !== 0;
+    if (used && start < 0) start = page;
+    if (!used && start >= 0) {
+      runs.push({ at: start, bytes: all.slice(start, page) });
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/**
+ * Sets every byte of `memory`: the image's runs, zeros everywhere else (all zeros without an image).
+ * @param {WebAssembly.Memory} memory @param {MemoryImage} [image]
+ */
+export function setTo(memory, image = []) {
   const bytes = new Uint8Array(memory.buffer);
-  if (image) bytes.set(image);
-  bytes.fill(0, image?.length ?? 0);
+  let end = 0;
+  for (const run of image) {
+    bytes.fill(0, end, run.at);
+    bytes.set(run.bytes, run.at);
+    end = run.at + run.bytes.length;
+  }
+  bytes.fill(0, end);
 }
 
 export function memoryKeeper() {
@@ -82,7 +116,7 @@ export function memoryKeeper() {
      * one more of the `keep` it may, else left to the GC. An aborted instance is not kept with it.
      * @param {LinearMemory} memory
      * @param {number} keep how many memories the keeper may own
-     * @param {Uint8Array} [image] the bytes a prepared interpreter's memory starts with
+     * @param {MemoryImage} [image] what a prepared interpreter's memory holds
      */
     giveBack(memory, keep, image) {
       if (!owned.has(memory)) {

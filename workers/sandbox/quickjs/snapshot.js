@@ -4,10 +4,10 @@
 // A QuickJS wasm instance holds its whole state in two places: its linear memory and one mutable
 // wasm global, the stack pointer (the module has no other global, exports no table, and its table
 // is never written). So the first interpreter a worker prepares is photographed once it is prepared
-// and before any execution has it: its memory's bytes up to the last one in use, and its stack
-// pointer. Each next interpreter runs in a wasm instance (a new one, or the instance of an
-// interpreter whose execution has closed) whose memory is set to those bytes followed by zeros and
-// whose stack pointer is set back: the instance is then, byte for byte, the prepared interpreter no
+// and before any execution has it: its memory's pages that hold something, and its stack pointer.
+// Each next interpreter runs in a wasm instance (a new one, or the instance of an interpreter whose
+// execution has closed) whose memory is set to those pages and zeros everywhere else
+// (memories.js) and whose stack pointer is set back: the instance is then, byte for byte, the prepared interpreter no
 // code has touched. quickjs-emscripten's objects (runtime, context, handles, the host functions'
 // ids) are made again around the same pointers (interpreter.js).
 // Two values of a prepared interpreter must not be the same in every interpreter: the bridge's byte
@@ -19,6 +19,7 @@
 // and throws when an upgrade changed it; test/unit/quickjs-snapshot.test.ts must stay green.
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
 import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import { imageOf } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 
 /**
@@ -83,9 +84,9 @@ export async function machine(memory) {
 }
 
 /**
- * A prepared interpreter's image: its memory's bytes (up to the last byte in use), its stack
- * pointer, and where its context keeps Math.random's state.
- * @typedef {{ bytes: Uint8Array, stackPointer: number, randomStateAt: number }} Image
+ * A prepared interpreter's image: what its memory holds (memories.js), its stack pointer, and where
+ * its context keeps Math.random's state.
+ * @typedef {{ memory: import("./memories.js").MemoryImage, stackPointer: number, randomStateAt: number }} Image
  */
 
 /**
@@ -97,10 +98,7 @@ export async function machine(memory) {
  * @returns {Image}
  */
 export function photograph(made, memory, vm, ctx) {
-  const all = new Uint8Array(memory.buffer);
-  let end = all.length;
-  while (end > 0 && all[end - 1] === 0) end--;
-  const bytes = all.slice(0, end);
+  const image = imageOf(memory);
   const stackPointer = made.stackPointer.get();
   const span = 4_096;
   const before = new DataView(memory.buffer.slice(ctx, ctx + span));
@@ -112,7 +110,7 @@ export function photograph(made, memory, vm, ctx) {
     if (x !== 0n && after.getBigUint64(at, true) === xorshift64(x)) moved.push(ctx + at);
   }
   if (moved.length !== 1) throw new Error(`Math.random's state not found in the context (${moved.length})`);
-  return { bytes, stackPointer, randomStateAt: moved[0] };
+  return { memory: image, stackPointer, randomStateAt: moved[0] };
 }
 
 /** @param {bigint} x */
