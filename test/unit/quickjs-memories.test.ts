@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { interpreterMaximumBytes } from "../../shared/contract/engine";
-import { INITIAL_BYTES, memoryKeeper } from "../../workers/sandbox/quickjs/memories.js";
+import { INITIAL_BYTES, imageOf, memoryKeeper } from "../../workers/sandbox/quickjs/memories.js";
 
 const LIMIT = 32 * 1024 * 1024;
 
@@ -40,6 +40,27 @@ describe("the quickjs engine's linear memories", () => {
     expect(c).toBe(a);
     expect(c.buffer.byteLength).toBe(INITIAL_BYTES + 16 * 65_536);
     expect(nonZero(c)).toBe(-1);
+  });
+
+  // The next interpreter starts from the prepared one's image (quickjs/snapshot.js): the memory is
+  // that image byte for byte, zeros everywhere else, grown or not.
+  it("gives a memory back set to the prepared interpreter's image, zeros elsewhere", () => {
+    const keeper = memoryKeeper();
+    const memory = keeper.take(LIMIT);
+    const pattern = new Uint8Array(10_000).map((_, i) => (i % 251) + 1);
+    new Uint8Array(memory.buffer).set(pattern, 100);
+    new Uint8Array(memory.buffer).set(pattern, 5_000_000);
+    const image = imageOf(memory);
+    const expected = new Uint8Array(memory.buffer).slice();
+    expect(image.reduce((n, run) => n + run.bytes.length, 0)).toBeLessThan(40_000);
+    memory.grow(16);
+    new Uint8Array(memory.buffer).fill(7);
+    keeper.giveBack(memory, 1, image);
+    const next = keeper.take(LIMIT);
+    expect(next).toBe(memory);
+    const bytes = new Uint8Array(next.buffer);
+    expect(bytes.subarray(0, expected.length).findIndex((b, i) => b !== expected[i])).toBe(-1);
+    expect(bytes.subarray(expected.length).findIndex((b) => b !== 0)).toBe(-1);
   });
 
   it("hands out a memory only to an interpreter of the same limit", () => {

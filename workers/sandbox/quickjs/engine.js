@@ -1,11 +1,12 @@
 // The `quickjs` engine's warm Dynamic Worker. Its code never changes, so the gateway loads it once
 // per pool slot (`LOADER.get("<team>:<engine version>:<slot>")`) and reuses it while it is warm. Each
-// execution arrives as data — the runtime's modules and the agent's compiled module — and runs in a
-// fresh WebAssembly instance of QuickJS: its own linear memory, its own runtime and context, dropped
-// when the execution ends (made, with the prelude run in it, before the execution asks: Interpreter).
-// Nothing of an execution outlives it here: this module keeps only the compiled wasm module, the
-// count of executions in flight, one prepared interpreter that no execution has touched and linear
-// memories zeroed once their execution closed (memories.js: as many as run at once, and one more).
+// execution arrives as data — the runtime's modules and the agent's compiled module — and runs in an
+// interpreter of its own: QuickJS's runtime and context in a wasm instance no other execution uses
+// meanwhile, set back before it to the prepared interpreter's image (made before the execution
+// asks: interpreter.js, snapshot.js). Nothing of an execution outlives it here: this module keeps
+// only the compiled wasm module, the count of executions in flight, the image, one prepared
+// interpreter that no execution has touched and linear memories set back to the image once their
+// execution closed (memories.js: as many as run at once, and one more, with their instances).
 //
 // Bounds, all deterministic and the same locally as on Cloudflare:
 // - CPU: fuel, a budget of interrupt-handler calls (QuickJS calls it every 10,000 bytecode steps and

@@ -52,7 +52,11 @@ export class Execution {
   /** @param {() => void} linked called once the modules are linked (no module loads after) */
   async start(linked) {
     const { vm, run, it } = this;
-    if (it.begin) vm.callFunction(it.begin, vm.undefined);
+    if (it.begin) {
+      const tag = vm.newString(it.tag);
+      vm.callFunction(it.begin, vm.undefined, tag);
+      tag.dispose();
+    }
     const bridgeHandle = /** @type {import("quickjs-emscripten-core").QuickJSHandle} */ (it.bridge);
     const evaluated = this.check(vm.evalCode(MAIN, "main.js", { type: "module" }));
     const exports = await this.settleNow(evaluated);

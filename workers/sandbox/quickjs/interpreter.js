@@ -1,6 +1,5 @@
 // Interpreters, made before an execution asks for one, and an execution's start in one.
-import variantBase from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import { Lifetime, QuickJSRuntime } from "quickjs-emscripten-core";
 import {
   interpretersThatFit,
   QUICKJS_LIMITS as LIMITS,
@@ -8,9 +7,9 @@ import {
 } from "../../../shared/contract/engine";
 import { Execution, MAIN } from "./execution.js";
 import { addLeanFunctions } from "./lean-calls.js";
-import { memoryKeeper } from "./memories.js";
-import wasmModule from "./quickjs.wasm";
+import { memoryKeeper, setTo } from "./memories.js";
 import { errorMessage, stoppedReport, stopReport } from "./reports.js";
+import { machine, photograph, restore } from "./snapshot.js";
 import { V8_POLYFILLS, WORKER_FUNCTIONS } from "./worker-functions.js";
 import { LEAN_V8 } from "./worker-v8.js";
 
@@ -20,7 +19,7 @@ const PRELUDE = PRELUDE_SOURCE;
 /** The runtime's run-code.js (workers/sandbox/runtime), the same for every execution: evaluated ahead. */
 const RUN_CODE = RUN_CODE_SOURCE;
 
-/** Linear memories, zeroed and handed out again: as many as run at once, and the next interpreter's. */
+/** Linear memories, set back and handed out again: as many as run at once, and the next interpreter's. */
 const memories = memoryKeeper();
 /** @param {number} memoryBytes how many memories the keeper may own for interpreters of this limit */
 const memoriesKept = (memoryBytes) => interpretersThatFit(memoryBytes) + 1;
@@ -31,10 +30,38 @@ const memoriesKept = (memoryBytes) => interpretersThatFit(memoryBytes) + 1;
 const OUT_OF_MEMORY = { name: "InternalError", message: "out of memory" };
 
 /**
- * An interpreter made before an execution asks for one: a fresh wasm instance of QuickJS, its
- * runtime and context, and the prelude run in it (the parts of an execution's start that do not
- * depend on the execution, ~2/3 of its CPU). It holds nothing of any execution until one takes it,
- * and serves only that one. The next is made once an execution has its own, off its path.
+ * What the image of the prepared interpreter (snapshot.js) needs beside its bytes to be an
+ * interpreter again: its runtime's and context's pointers, its handles' (each a JSValue copy in its
+ * memory) and how many host functions it registered (their ids are given in order).
+ * @typedef {{
+ *   image: import("./snapshot.js").Image, rt: number, ctx: number, hostRefs: number,
+ *   handles: Record<"bridge" | "begin" | "runAgentCode" | "stopExecution", number>,
+ * }} Prepared
+ */
+
+/** the handles an interpreter keeps of what the prelude and run-code.js made */
+const HANDLES = /** @type {const} */ (["bridge", "begin", "runAgentCode", "stopExecution"]);
+
+/** @type {Prepared | undefined} this worker's first prepared interpreter, photographed */
+let prepared;
+
+/**
+ * What quickjs-emscripten-core keeps private and an interpreter set back to the image rebuilds.
+ * @typedef {{ module: unknown, ffi: unknown, callbacks: unknown }} ModuleInternals
+ * @typedef {{ hostRefs: { put: (value: unknown) => number, nextId: number, freelist: number[] } }} RuntimeInternals
+ * @typedef {{ memory: { heapValueHandle: (ptr: number) => import("quickjs-emscripten-core").QuickJSHandle } }} ContextInternals
+ */
+/** @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime */
+const hostRefsOf = (runtime) => /** @type {RuntimeInternals} */ (/** @type {unknown} */ (runtime)).hostRefs;
+
+/**
+ * An interpreter made before an execution asks for one: QuickJS's runtime and context with the
+ * prelude, its polyfills and run-code.js run in them (the parts of an execution's start that do not
+ * depend on the execution), in a wasm instance of its own. The first one a worker makes is
+ * evaluated and photographed (snapshot.js); each next one is that image written back into a wasm
+ * instance and its memory (a new one, or those of an interpreter whose execution has closed). It
+ * holds nothing of any execution until one takes it, and serves only that one. The next is made
+ * once an execution has its own, off its path.
  */
 class Interpreter {
   /** @param {number} memoryBytes the execution's memory limit: its linear memory's maximum (memories.js) */
@@ -44,17 +71,42 @@ class Interpreter {
       return await Interpreter.#makeIn(memory, memoryBytes);
     } catch (err) {
       // Nothing holds the half-made interpreter: its memory goes back as a finished one's does.
+      memory.machine = undefined;
       memories.giveBack(memory, memoriesKept(memoryBytes));
       throw err;
     }
   }
 
-  /** @param {WebAssembly.Memory & { full: boolean }} memory @param {number} memoryBytes */
+  /** @param {WebAssembly.Memory & { full: boolean, machine?: import("./snapshot.js").Machine }} memory @param {number} memoryBytes */
   static async #makeIn(memory, memoryBytes) {
-    const quickjs = await newQuickJSWASMModuleFromVariant(
-      newVariant(variantBase, { wasmModule, wasmMemory: memory }),
-    );
-    const runtime = quickjs.newRuntime();
+    const fresh = !memory.machine;
+    const made = memory.machine ?? (await machine(memory));
+    memory.machine = made;
+    if (!prepared) prepared = Interpreter.#prepare(made, memory, memoryBytes);
+    // A new instance wrote its static data and ran its constructors (and a prepared one evaluated
+    // Math.random once): the image replaces them.
+    if (fresh) setTo(memory, prepared.image.memory);
+    restore(made, memory, prepared.image);
+    const quickjs = /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs));
+    const runtime = new QuickJSRuntime(/** @type {any} */ ({ ...quickjs, rt: new Lifetime(prepared.rt) }));
+    const vm = runtime.newContext({ contextPointer: /** @type {any} */ (prepared.ctx) });
+    const it = new Interpreter(runtime, vm, memory, memoryBytes);
+    it.hostObject(false);
+    if (hostRefsOf(runtime).nextId !== prepared.hostRefs)
+      throw new Error("an interpreter set back to the image registered other host functions");
+    const heap = /** @type {ContextInternals} */ (/** @type {unknown} */ (vm)).memory;
+    for (const name of HANDLES) it[name] = heap.heapValueHandle(prepared.handles[name]);
+    return it;
+  }
+
+  /**
+   * Evaluates the prelude, its polyfills and run-code.js in `made` and photographs the result.
+   * @param {import("./snapshot.js").Machine} made @param {WebAssembly.Memory & { full: boolean }} memory
+   * @param {number} memoryBytes
+   * @returns {Prepared}
+   */
+  static #prepare(made, memory, memoryBytes) {
+    const runtime = made.quickjs.newRuntime();
     runtime.setMaxStackSize(LIMITS.stackBytes);
     const vm = runtime.newContext();
     const it = new Interpreter(runtime, vm, memory, memoryBytes);
@@ -63,15 +115,23 @@ class Interpreter {
     const fidelity = V8_POLYFILLS.map((source) =>
       vm.unwrapResult(vm.evalCode(source, "v8.js", { type: "global", strict: true })),
     );
-    const made = vm.unwrapResult(
-      vm.callFunction(preludeFn, vm.undefined, it.hostObject(), vm.newString(it.tag), methods, ...fidelity),
-    );
-    it.bridge = vm.getProp(made, "bridge");
-    it.begin = vm.getProp(made, "begin");
+    const worker = /** @type {import("quickjs-emscripten-core").QuickJSHandle} */ (it.hostObject(true));
+    const exported = vm.unwrapResult(vm.callFunction(preludeFn, vm.undefined, worker, methods, ...fidelity));
     const runCode = vm.unwrapResult(vm.evalCode(RUN_CODE, "run-code.js", { type: "module" }));
-    it.runAgentCode = vm.getProp(runCode, "runAgentCode");
-    it.stopExecution = vm.getProp(runCode, "stopExecution");
-    return it;
+    /** @type {Prepared["handles"]} */
+    const handles = {
+      bridge: vm.getProp(exported, "bridge").value,
+      begin: vm.getProp(exported, "begin").value,
+      runAgentCode: vm.getProp(runCode, "runAgentCode").value,
+      stopExecution: vm.getProp(runCode, "stopExecution").value,
+    };
+    const hostRefs = hostRefsOf(runtime);
+    if (hostRefs.freelist.length > 0) throw new Error("a prepared interpreter freed a host function");
+    const ptrs = /** @type {{ rt: { value: number }, ctx: { value: number } }} */ (
+      /** @type {unknown} */ (vm)
+    );
+    const image = photograph(made, memory, vm, ptrs.ctx.value);
+    return { image, rt: ptrs.rt.value, ctx: ptrs.ctx.value, hostRefs: hostRefs.nextId, handles };
   }
 
   /**
@@ -112,20 +172,27 @@ class Interpreter {
     this.stopExecution = undefined;
   }
 
-  /** The functions prelude.js gets as `worker`: each serves the execution that took this interpreter. */
-  hostObject() {
+  /**
+   * The functions prelude.js gets as `worker`: each serves the execution that took this interpreter.
+   * `make` false: the interpreter is set back to the image, where they exist already (snapshot.js):
+   * only their ids are registered, in the same order, so they come out the same.
+   * @param {boolean} make
+   */
+  hostObject(make) {
     const { vm } = this;
-    const worker = vm.newObject();
+    const worker = make ? vm.newObject() : undefined;
     for (const [name, impl] of Object.entries(WORKER_FUNCTIONS)) {
-      const f = vm.newFunction(name, (...args) => {
+      /** @param {import("quickjs-emscripten-core").QuickJSHandle[]} args */
+      const serve = (...args) => {
         try {
           if (!this.exec) throw new Error("no execution has this interpreter");
           return impl(this.exec, ...args);
         } catch (err) {
           return { error: vm.newError({ name: "TypeError", message: `${name}: ${errorMessage(err)}` }) };
         }
-      });
-      vm.setProp(worker, name, f);
+      };
+      if (worker) vm.setProp(worker, name, vm.newFunction(name, serve));
+      else hostRefsOf(this.runtime).put(serve);
     }
     // Stateless and called often: V8's Math, collation and formatting (worker-v8.js).
     addLeanFunctions(vm, worker, LEAN_V8);
@@ -142,7 +209,7 @@ async function takeInterpreter(memoryBytes) {
   spare = undefined;
   const it = await ready?.catch(() => undefined);
   if (it?.memoryBytes === memoryBytes) return it;
-  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes));
+  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes), prepared?.image.memory);
   return Interpreter.make(memoryBytes);
 }
 
@@ -197,18 +264,18 @@ export async function execute(run, bridge, waitUntil, done) {
     throw err;
   } finally {
     exec?.close();
-    // The runtime and context are not disposed: the wasm instance they live in is dropped whole,
-    // which also frees what a stopped execution left (disposing would assert on its live objects);
-    // closed, the execution calls into it no more, so its memory can be zeroed for the next one.
-    // That is done after a macrotask, once this report is on its way, with the next interpreter's
-    // preparation, which takes the thread for ~5 ms (a wasm instance, the prelude, run-code.js).
+    // The runtime and context are not disposed: their memory is set back to the image whole, which
+    // also drops what a stopped execution left (disposing would assert on its live objects); closed,
+    // the execution calls into it no more, so it can be set back for the next interpreter. That is
+    // done after a macrotask, once this report is on its way, with the next interpreter's
+    // preparation (the image written back: ~1 ms for its 16 MB).
     // `done` once the memory is back and the next interpreter's preparation has taken it: an
     // execution admitted before would make a memory of its own, and two grown memories (a running
     // one and a zeroed one) passed the isolate's 128 MB (scripts/bench/memory.mjs: 131 MB).
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
         try {
-          memories.giveBack(it.memory, memoriesKept(run.memoryBytes));
+          memories.giveBack(it.memory, memoriesKept(run.memoryBytes), prepared?.image.memory);
           return prepareSpare(run.memoryBytes);
         } finally {
           done();

@@ -25,9 +25,11 @@
 
 /**
  * Adds each of `table` to the QuickJS object `target` as a function of the context `vm`, answered
- * on the lean path; every other worker function keeps the library's.
+ * on the lean path; every other worker function keeps the library's. Without `target` (a context
+ * set back to a prepared interpreter's image, snapshot.js: its functions exist already) only their
+ * ids are registered, which come out the same as when they were made.
  * @param {import("quickjs-emscripten-core").QuickJSContext} vm
- * @param {import("quickjs-emscripten-core").QuickJSHandle} target
+ * @param {import("quickjs-emscripten-core").QuickJSHandle | undefined} target
  * @param {Record<string, LeanFunction>} table
  */
 export function addLeanFunctions(vm, target, table) {
@@ -66,6 +68,7 @@ export function addLeanFunctions(vm, target, table) {
   for (const [name, fn] of Object.entries(table)) {
     const id = internals.runtime.hostRefs.put(fn);
     lean.set(id, fn);
+    if (!target) continue;
     const handle = internals.memory.heapValueHandle(
       ffi.QTS_NewFunction(ctx, name, fn.args === "*n" ? 2 : fn.args.length, false, id),
     );

@@ -4,8 +4,10 @@
 // one that alone passes the limit), which grows the memory until the memory refuses: without a
 // maximum of our own at 2 GB, a heap bomb's ~2 GB of resident memory.
 // The keeper owns a few memories and hands them out again, grown or not: the memory of an
-// interpreter that is done comes back here, is zeroed at once and goes to the next interpreter with
-// the same maximum, all zeros as a new memory is and never used by two interpreters at once. A
+// interpreter that is done comes back here, is set at once to the prepared interpreter's image
+// (snapshot.js: its bytes, then zeros to the end) or to all zeros, and goes to the next interpreter
+// with the same maximum, never used by two interpreters at once. A memory keeps the wasm instance
+// that used it (`machine`): the next interpreter runs in that instance, set back to the image. A
 // memory left to the GC stays resident until a collection, which a warm worker whose JS heap barely
 // moves does not get soon: dropping grown memories, four bombs at a time took a sandbox host from
 // 169 to 393 MB over five rounds (scripts/bench/memory.mjs). So the keeper owns as many memories as
@@ -29,6 +31,8 @@ class LinearMemory extends WebAssembly.Memory {
     super({ initial: INITIAL_PAGES, maximum });
     this.maximum = maximum;
     this.full = false;
+    /** @type {import("./snapshot.js").Machine | undefined} the wasm instance whose memory this is */
+    this.machine = undefined;
   }
 
   /** @param {number} delta */
@@ -44,16 +48,60 @@ class LinearMemory extends WebAssembly.Memory {
   }
 }
 
+/**
+ * A memory's content as its runs of pages that hold something (each page 4 KB): the rest is zeros.
+ * A prepared interpreter's 5.7 MB are ~0.45 MB of such runs (static data, the heap; the stack
+ * between them is zeros).
+ * @typedef {{ at: number, bytes: Uint8Array }[]} MemoryImage
+ */
+
+const IMAGE_PAGE = 4_096;
+
+/** @param {WebAssembly.Memory} memory @returns {MemoryImage} */
+export function imageOf(memory) {
+  const words = new Uint32Array(memory.buffer);
+  const all = new Uint8Array(memory.buffer);
+  /** @type {MemoryImage} */
+  const runs = [];
+  let start = -1;
+  for (let page = 0; page <= all.length; page += IMAGE_PAGE) {
+    let used = false;
+    for (let w = page / 4; w < (page + IMAGE_PAGE) / 4 && w < words.length && !used; w++)
+      used = words[w] !== 0;
+    if (used && start < 0) start = page;
+    if (!used && start >= 0) {
+      runs.push({ at: start, bytes: all.slice(start, page) });
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/**
+ * Sets every byte of `memory`: the image's runs, zeros everywhere else (all zeros without an image).
+ * @param {WebAssembly.Memory} memory @param {MemoryImage} [image]
+ */
+export function setTo(memory, image = []) {
+  const bytes = new Uint8Array(memory.buffer);
+  let end = 0;
+  for (const run of image) {
+    bytes.fill(0, end, run.at);
+    bytes.set(run.bytes, run.at);
+    end = run.at + run.bytes.length;
+  }
+  bytes.fill(0, end);
+}
+
 export function memoryKeeper() {
   /** @type {WeakSet<LinearMemory>} the memories this keeper hands out again */
   const owned = new WeakSet();
   let ownedCount = 0;
-  /** @type {LinearMemory[]} owned, zeroed, no interpreter's */
+  /** @type {LinearMemory[]} owned, set to the image or zeroed, no interpreter's */
   const free = [];
   return {
     /**
      * A memory no interpreter uses for an execution whose limit is `memoryBytes`: an owned one of
-     * that maximum, zeroed, or a new one.
+     * that maximum (set to the image or zeroed: `giveBack`), or a new one.
      * @param {number} memoryBytes
      * @returns {LinearMemory}
      */
@@ -63,22 +111,26 @@ export function memoryKeeper() {
       return (at >= 0 && free.splice(at, 1)[0]) || new LinearMemory(maximum);
     },
     /**
-     * The memory of an interpreter nothing will call again (its execution closed): zeroed now and
-     * kept when the keeper owns it or can own one more of the `keep` it may, else left to the GC.
+     * The memory of an interpreter nothing will call again (its execution closed): set now to
+     * `image` followed by zeros (all zeros without one) and kept when the keeper owns it or can own
+     * one more of the `keep` it may, else left to the GC. An aborted instance is not kept with it.
      * @param {LinearMemory} memory
      * @param {number} keep how many memories the keeper may own
+     * @param {MemoryImage} [image] what a prepared interpreter's memory holds
      */
-    giveBack(memory, keep) {
+    giveBack(memory, keep, image) {
       if (!owned.has(memory)) {
         if (ownedCount >= keep) return;
         owned.add(memory);
         ownedCount++;
       }
-      new Uint8Array(memory.buffer).fill(0);
+      setTo(memory, image);
       memory.full = false;
+      // All zeros, the memory no longer holds its instance's static data: the instance goes.
+      if (!image || memory.machine?.aborted) memory.machine = undefined;
       free.push(memory);
     },
-    /** for tests: how many zeroed memories are waiting */
+    /** for tests: how many memories are waiting */
     get held() {
       return free.length;
     },

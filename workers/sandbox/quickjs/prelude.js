@@ -11,10 +11,10 @@
 // array-like's `length` without allocating or calling back into JS, which the interrupt handler
 // never sees: those refuse a length over MAX_NATIVE_LENGTH before they start.
 //
-// Returns the bridge the runtime is given (and `begin`, which starts an execution's clock): each method
-// sends its arguments as JSON text to the worker, which calls the gateway's bridge over RPC and
-// answers with JSON text. Bytes cross as base64 strings marked with a per-execution tag.
-(worker, tag, bridgeMethods, answers, builtins) => {
+// Returns the bridge the runtime is given (and `begin`, which starts an execution): each method sends
+// its arguments as JSON text to the worker, which calls the gateway's bridge over RPC and answers
+// with JSON text; byte arrays cross beside it, marked in the text with a per-execution tag.
+(worker, bridgeMethods, answers, builtins) => {
   const G = globalThis;
   const define = (target, name, value) =>
     Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
@@ -197,7 +197,6 @@
         },
       });
   }
-
   define(G, "btoa", (text) => {
     const out = worker.btoa(String(text));
     if (out === null)
@@ -251,14 +250,14 @@
     return worker.digest(String(name), bufferOf(bytesOf(data, "crypto.subtle.digest")));
   };
   define(G, "crypto", { getRandomValues, randomUUID: () => worker.uuid(), subtle });
-
   define(G, "fetch", async () => {
     throw new TypeError("Network connection lost: this worker is not permitted to access the internet");
   });
 
   // --- the bridge ------------------------------------------------------------------------------
-  // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` in the
-  // text and its buffer goes in the list; the worker answers the same way.
+  // Bytes travel beside the JSON, not in it: each ArrayBuffer or view becomes `tag + index` (the
+  // execution's tag, given to `begin`) in the text, its buffer in the list; the worker answers alike.
+  let tag = "";
   const send = (method, args) => {
     const buffers = [];
     const text = stringify(args, (_key, value) => {
@@ -292,9 +291,10 @@
     ]);
     return new G.Response(answer.body, answer);
   };
-  /** Called when an execution takes this interpreter (made ahead of time): its clock starts now. */
-  const begin = () => {
+  /** Called when an execution takes this interpreter (made ahead): its clock starts, its tag is set. */
+  const begin = (executionTag) => {
     start = Date.now();
+    tag = executionTag;
   };
   return { bridge: Object.freeze(bridge), begin };
 };

@@ -1,0 +1,134 @@
+// The prepared interpreter's image: what the next interpreter starts from instead of evaluating the
+// prelude, its polyfills and run-code.js again (~7 ms of QuickJS per execution).
+//
+// A QuickJS wasm instance holds its whole state in two places: its linear memory and one mutable
+// wasm global, the stack pointer (the module has no other global, exports no table, and its table
+// is never written). So the first interpreter a worker prepares is photographed once it is prepared
+// and before any execution has it: its memory's pages that hold something, and its stack pointer.
+// Each next interpreter runs in a wasm instance (a new one, or the instance of an interpreter whose
+// execution has closed) whose memory is set to those pages and zeros everywhere else
+// (memories.js) and whose stack pointer is set back: the instance is then, byte for byte, the prepared interpreter no
+// code has touched. quickjs-emscripten's objects (runtime, context, handles, the host functions'
+// ids) are made again around the same pointers (interpreter.js).
+// Two values of a prepared interpreter must not be the same in every interpreter: the bridge's byte
+// tag (given per execution to `begin`, prelude.js) and the state of QuickJS's Math.random, seeded
+// from the clock when the context was made: each interpreter gets its own, from crypto.
+//
+// This reaches below quickjs-emscripten-core's API, pinned at 0.32.0 in package.json (and the
+// variant's glue, whose minified stack exports are named below): `machine` checks what it relies on
+// and throws when an upgrade changed it; test/unit/quickjs-snapshot.test.ts must stay green.
+import variantBase from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import { imageOf } from "./memories.js";
+import wasmModule from "./quickjs.wasm";
+
+/**
+ * The variant's exports for the stack pointer (emscripten's stackSave, stackRestore, stackAlloc),
+ * minified in @jitl/quickjs-wasmfile-release-sync 0.32.0: checked by behaviour in `machine`.
+ */
+const STACK = { save: "Oa", restore: "Ma", alloc: "Na" };
+
+/**
+ * One wasm instance of QuickJS in its linear memory: quickjs-emscripten's module over it and its
+ * stack pointer. `aborted` once the instance stopped in emscripten's abort (never used again).
+ * @typedef {{
+ *   quickjs: import("quickjs-emscripten-core").QuickJSWASMModule,
+ *   stackPointer: { get: () => number, set: (value: number) => void },
+ *   aborted: boolean,
+ * }} Machine
+ */
+
+/**
+ * A new wasm instance of QuickJS whose linear memory is `memory`.
+ * @param {WebAssembly.Memory} memory
+ * @returns {Promise<Machine>}
+ */
+export async function machine(memory) {
+  /** @type {Record<string, WebAssembly.ExportValue>} */
+  let exports = {};
+  /** @type {Machine} */
+  const made = {
+    quickjs: /** @type {any} */ (undefined),
+    stackPointer: { get: () => 0, set: () => {} },
+    aborted: false,
+  };
+  made.quickjs = await newQuickJSWASMModuleFromVariant(
+    newVariant(variantBase, {
+      wasmMemory: memory,
+      emscriptenModule: {
+        /** @param {WebAssembly.Imports} imports @param {(instance: WebAssembly.Instance) => void} ready */
+        instantiateWasm(imports, ready) {
+          WebAssembly.instantiate(wasmModule, imports).then((instance) => {
+            exports = instance.exports;
+            ready(instance);
+          });
+          return {};
+        },
+        onAbort() {
+          made.aborted = true;
+        },
+      },
+    }),
+  );
+  const [save, restore, alloc] = [STACK.save, STACK.restore, STACK.alloc].map((name) => exports[name]);
+  if (typeof save !== "function" || typeof restore !== "function" || typeof alloc !== "function")
+    throw new Error("the QuickJS variant's stack exports are not where this engine expects them");
+  const at = save();
+  const moved = alloc(16);
+  const sawMove = save() === moved && moved === at - 16;
+  restore(at);
+  if (!sawMove || save() !== at)
+    throw new Error("the QuickJS variant's stack exports do not behave as this engine expects");
+  made.stackPointer = { get: () => save(), set: (value) => restore(value) };
+  return made;
+}
+
+/**
+ * A prepared interpreter's image: what its memory holds (memories.js), its stack pointer, and where
+ * its context keeps Math.random's state.
+ * @typedef {{ memory: import("./memories.js").MemoryImage, stackPointer: number, randomStateAt: number }} Image
+ */
+
+/**
+ * The image of a prepared interpreter in `made`, its context at `ctx`. Finds Math.random's state by
+ * calling it once (QuickJS's xorshift64*: the one 64-bit word of the context that moved as it
+ * does); the interpreter is not used again until an image is written back into its memory.
+ * @param {Machine} made @param {WebAssembly.Memory} memory
+ * @param {import("quickjs-emscripten-core").QuickJSContext} vm @param {number} ctx
+ * @returns {Image}
+ */
+export function photograph(made, memory, vm, ctx) {
+  const image = imageOf(memory);
+  const stackPointer = made.stackPointer.get();
+  const span = 4_096;
+  const before = new DataView(memory.buffer.slice(ctx, ctx + span));
+  vm.unwrapResult(vm.evalCode("Math.random()")).dispose();
+  const after = new DataView(memory.buffer, ctx, span);
+  const moved = [];
+  for (let at = 0; at + 8 <= span; at += 8) {
+    const x = before.getBigUint64(at, true);
+    if (x !== 0n && after.getBigUint64(at, true) === xorshift64(x)) moved.push(ctx + at);
+  }
+  if (moved.length !== 1) throw new Error(`Math.random's state not found in the context (${moved.length})`);
+  return { memory: image, stackPointer, randomStateAt: moved[0] };
+}
+
+/** @param {bigint} x */
+function xorshift64(x) {
+  const mask = (1n << 64n) - 1n;
+  let y = x ^ (x >> 12n);
+  y ^= (y << 25n) & mask;
+  return y ^ (y >> 27n);
+}
+
+/**
+ * Sets `made` back to the image: its stack pointer, and Math.random's state, new from crypto (the
+ * memory holds the image's bytes already: memories.js). The instance is then the prepared interpreter.
+ * @param {Machine} made @param {WebAssembly.Memory} memory @param {Image} image
+ */
+export function restore(made, memory, image) {
+  made.stackPointer.set(image.stackPointer);
+  const seed = new BigUint64Array(1);
+  while (seed[0] === 0n) crypto.getRandomValues(seed);
+  new DataView(memory.buffer).setBigUint64(image.randomStateAt, seed[0], true);
+}
