@@ -2,6 +2,13 @@ import type { Snippet } from "../snippet";
 
 export default [
   {
+    name: "math: numbers print the same after code replaces Math.max and Math.min",
+    code: `Math.max = () => 0;
+Math.min = () => 0;
+const xs = [0.1833524199981036, 1 / 3, 123456.789, 5e-7, 2 ** 60];
+return { xs, printed: xs.map((x) => [String(x), x.toFixed(3), JSON.stringify({ x }), \`\${x}\`]) };`,
+  },
+  {
     name: "math: compound interest with Math.pow",
     code: `const principal = 10000;
 const rate = 0.045;
