@@ -63,8 +63,8 @@ export class TeamLimits extends DurableObject {
   /** Every key this instance has read or written, with its current value (undefined: none). */
   readonly #held = new Map<string, unknown>();
   readonly #unsaved = new Set<string>();
-  /** whether a write-behind is due (its timer set) */
-  #due = false;
+  /** the write-behind's timer, while one is due */
+  #due: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * One call per request: returns the `released` leases of executions that ended (the gateway sends
@@ -149,26 +149,25 @@ export class TeamLimits extends DurableObject {
 
   private save(key: string, value: unknown): void {
     this.#held.set(key, value);
-    if (!this.#due) {
-      this.#due = true;
-      setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
-    }
+    this.#due ??= setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
     this.#unsaved.add(key);
   }
 
   /**
    * Writes the changes not yet saved now, with the caller's writes (the audit log's append: storage
-   * commits the writes of one event together), so that the write-behind that is due finds nothing
-   * left to write: one storage write fewer.
+   * commits the writes of one event together), and cancels the write-behind that was due: one
+   * storage write and one timer event of the object fewer.
    */
   protected saveHeld(): void {
+    clearTimeout(this.#due);
+    this.#due = undefined;
     for (const key of this.#unsaved) this.ctx.storage.kv.put(key, this.#held.get(key));
     this.#unsaved.clear();
   }
 
   /** The window's changes, in puts that storage confirms later (`allowUnconfirmed`). */
   private writeBehind(): void {
-    this.#due = false;
+    this.#due = undefined;
     const keys = [...this.#unsaved];
     this.#unsaved.clear();
     for (let i = 0; i < keys.length; i += PUT_MAX_KEYS) {

@@ -88,8 +88,16 @@ class Interpreter {
     if (fresh) setTo(memory, prepared.image.memory);
     restore(made, memory, prepared.image);
     const quickjs = /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs));
-    const runtime = new QuickJSRuntime(/** @type {any} */ ({ ...quickjs, rt: new Lifetime(prepared.rt) }));
-    const vm = runtime.newContext({ contextPointer: /** @type {any} */ (prepared.ctx) });
+    const runtime = new QuickJSRuntime(
+      /** @type {ConstructorParameters<typeof QuickJSRuntime>[0]} */ (
+        /** @type {unknown} */ ({ ...quickjs, rt: new Lifetime(prepared.rt) })
+      ),
+    );
+    const vm = runtime.newContext({
+      contextPointer: /** @type {import("quickjs-emscripten-core").JSContextPointer} */ (
+        /** @type {unknown} */ (prepared.ctx)
+      ),
+    });
     const it = new Interpreter(runtime, vm, memory, memoryBytes);
     it.hostObject(false);
     if (hostRefsOf(runtime).nextId !== prepared.hostRefs)

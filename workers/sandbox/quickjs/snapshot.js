@@ -48,7 +48,7 @@ export async function machine(memory) {
   let exports = {};
   /** @type {Machine} */
   const made = {
-    quickjs: /** @type {any} */ (undefined),
+    quickjs: /** @type {Machine["quickjs"]} */ (/** @type {unknown} */ (undefined)),
     stackPointer: { get: () => 0, set: () => {} },
     aborted: false,
   };
