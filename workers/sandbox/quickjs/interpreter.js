@@ -1,5 +1,4 @@
 // Interpreters, made before an execution asks for one, and an execution's start in one.
-import { Lifetime, QuickJSRuntime } from "quickjs-emscripten-core";
 import {
   interpretersThatFit,
   QUICKJS_LIMITS as LIMITS,
@@ -9,7 +8,7 @@ import { Execution, MAIN } from "./execution.js";
 import { addLeanFunctions } from "./lean-calls.js";
 import { memoryKeeper, setTo } from "./memories.js";
 import { errorMessage, stoppedReport, stopReport } from "./reports.js";
-import { machine, photograph, restore } from "./snapshot.js";
+import { handleAt, hostRefsOf, machine, madeAround, photograph, restore } from "./snapshot.js";
 import { V8_POLYFILLS, WORKER_FUNCTIONS } from "./worker-functions.js";
 import { LEAN_V8 } from "./worker-v8.js";
 
@@ -46,15 +45,6 @@ const HANDLES = /** @type {const} */ (["bridge", "begin", "runAgentCode", "stopE
 let prepared;
 
 /**
- * What quickjs-emscripten-core keeps private and an interpreter set back to the image rebuilds.
- * @typedef {{ module: unknown, ffi: unknown, callbacks: unknown }} ModuleInternals
- * @typedef {{ hostRefs: { put: (value: unknown) => number, nextId: number, freelist: number[] } }} RuntimeInternals
- * @typedef {{ memory: { heapValueHandle: (ptr: number) => import("quickjs-emscripten-core").QuickJSHandle } }} ContextInternals
- */
-/** @param {import("quickjs-emscripten-core").QuickJSRuntime} runtime */
-const hostRefsOf = (runtime) => /** @type {RuntimeInternals} */ (/** @type {unknown} */ (runtime)).hostRefs;
-
-/**
  * An interpreter made before an execution asks for one: QuickJS's runtime and context with the
  * prelude, its polyfills and run-code.js run in them (the parts of an execution's start that do not
  * depend on the execution), in a wasm instance of its own. The first one a worker makes is
@@ -87,23 +77,12 @@ class Interpreter {
     // Math.random once): the image replaces them.
     if (fresh) setTo(memory, prepared.image.memory);
     restore(made, memory, prepared.image);
-    const quickjs = /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs));
-    const runtime = new QuickJSRuntime(
-      /** @type {ConstructorParameters<typeof QuickJSRuntime>[0]} */ (
-        /** @type {unknown} */ ({ ...quickjs, rt: new Lifetime(prepared.rt) })
-      ),
-    );
-    const vm = runtime.newContext({
-      contextPointer: /** @type {import("quickjs-emscripten-core").JSContextPointer} */ (
-        /** @type {unknown} */ (prepared.ctx)
-      ),
-    });
+    const { runtime, vm } = madeAround(made, prepared.rt, prepared.ctx);
     const it = new Interpreter(runtime, vm, memory, memoryBytes);
     it.hostObject(false);
     if (hostRefsOf(runtime).nextId !== prepared.hostRefs)
       throw new Error("an interpreter set back to the image registered other host functions");
-    const heap = /** @type {ContextInternals} */ (/** @type {unknown} */ (vm)).memory;
-    for (const name of HANDLES) it[name] = heap.heapValueHandle(prepared.handles[name]);
+    for (const name of HANDLES) it[name] = handleAt(vm, prepared.handles[name]);
     return it;
   }
 

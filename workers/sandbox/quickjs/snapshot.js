@@ -18,7 +18,12 @@
 // variant's glue, whose minified stack exports are named below): `machine` checks what it relies on
 // and throws when an upgrade changed it; test/unit/quickjs-snapshot.test.ts must stay green.
 import variantBase from "@jitl/quickjs-wasmfile-release-sync";
-import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import {
+  Lifetime,
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  QuickJSRuntime,
+} from "quickjs-emscripten-core";
 import { imageOf } from "./memories.js";
 import wasmModule from "./quickjs.wasm";
 
@@ -132,3 +137,33 @@ export function restore(made, memory, image) {
   while (seed[0] === 0n) crypto.getRandomValues(seed);
   new DataView(memory.buffer).setBigUint64(image.randomStateAt, seed[0], true);
 }
+
+/**
+ * What quickjs-emscripten-core keeps private and an interpreter set back to the image rebuilds.
+ * @typedef {{ module: unknown, ffi: unknown, callbacks: unknown }} ModuleInternals
+ * @typedef {{ hostRefs: { put: (value: unknown) => number, nextId: number, freelist: number[] } }} RuntimeInternals
+ * @typedef {{ memory: { heapValueHandle: (ptr: number) => import("quickjs-emscripten-core").QuickJSHandle } }} ContextInternals
+ * @typedef {ConstructorParameters<typeof QuickJSRuntime>[0]} RuntimeArgs
+ * @typedef {import("quickjs-emscripten-core").JSContextPointer} ContextPointer
+ */
+
+/** The host functions' table of a runtime (their ids are given in order). @param {QuickJSRuntime} runtime */
+export const hostRefsOf = (runtime) =>
+  /** @type {RuntimeInternals} */ (/** @type {unknown} */ (runtime)).hostRefs;
+
+/**
+ * quickjs-emscripten's runtime and context objects made again around the runtime and context at
+ * `rt` and `ctx` of `made`'s memory (an image written back into it).
+ * @param {Machine} made @param {number} rt @param {number} ctx
+ */
+export function madeAround(made, rt, ctx) {
+  const quickjs = /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs));
+  const args = /** @type {unknown} */ ({ ...quickjs, rt: new Lifetime(rt) });
+  const runtime = new QuickJSRuntime(/** @type {RuntimeArgs} */ (args));
+  const contextPointer = /** @type {ContextPointer} */ (/** @type {unknown} */ (ctx));
+  return { runtime, vm: runtime.newContext({ contextPointer }) };
+}
+
+/** A handle to the JSValue kept at `ptr` in `vm`'s memory. @param {import("quickjs-emscripten-core").QuickJSContext} vm @param {number} ptr */
+export const handleAt = (vm, ptr) =>
+  /** @type {ContextInternals} */ (/** @type {unknown} */ (vm)).memory.heapValueHandle(ptr);
