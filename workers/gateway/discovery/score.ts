@@ -68,16 +68,17 @@ export function scorer(
   /** How many concepts the last `contentOf` matched. */
   let count = 0;
   /** The tool's concepts' scores summed; the labels of those it matched are pushed to `matched`. */
+  // A tool that needs the identifier the query asks for cannot give it: that it names one is no match.
+  const needsAskedId = (doc: ToolDoc) => doc.requiredIds.some((thing) => query.askedIds.has(thing));
   const contentOf = (
     doc: ToolDoc,
     d: number,
     naming: Set<number> | undefined,
+    needsAsked: boolean,
     matched?: string[],
   ): number => {
     let content = 0;
     count = 0;
-    // A tool that needs the identifier the query asks for cannot give it: that it names one is no match.
-    const needsAsked = doc.requiredIds.some((thing) => query.askedIds.has(thing));
     query.concepts.forEach((concept, c) => {
       const s = scores[c]![d]!;
       if (needsAsked && concept.asksId) return;
@@ -93,14 +94,14 @@ export function scorer(
   /** The tool's score; the labels of the concepts it matched are pushed to `matched`. */
   const score = (doc: ToolDoc, d: number, matched?: string[]): number => {
     const naming = named.get(doc.server);
-    const content = contentOf(doc, d, naming, matched);
+    const needsAsked = needsAskedId(doc);
+    const content = contentOf(doc, d, naming, needsAsked, matched);
     if (count === 0 && !naming) return 0;
     let total = content * share();
     const agreement = verbAgreement(query.verbs, doc.verbs);
     total *= (agreement ? VERB_FACTOR[agreement] : 1) * nameFactor(doc, query, askedStems);
     if (makesOrFinds(doc, query.instances)) total *= NOT_FOR_ONE;
     const missing = doc.requiredIds.length > 1 && query.identifiers < doc.requiredIds.length;
-    const needsAsked = doc.requiredIds.some((thing) => query.askedIds.has(thing));
     if (missing || needsAsked) total *= UNKNOWN_IDS;
     if (pairs.some((pair) => doc.nameWords.has(pair))) total *= 1 + NAME_PAIR;
     return naming ? total * NAMED_SERVER + NAMED_SERVER_BASE : total;
@@ -108,7 +109,7 @@ export function scorer(
   /** At least the tool's score, from its concepts alone: 0 exactly when its score is 0. */
   const bound = (doc: ToolDoc, d: number): number => {
     const naming = named.get(doc.server);
-    const content = contentOf(doc, d, naming);
+    const content = contentOf(doc, d, naming, needsAskedId(doc));
     if (count === 0 && !naming) return 0;
     const most = content * share() * MOST;
     return naming ? most * NAMED_SERVER + NAMED_SERVER_BASE : most;

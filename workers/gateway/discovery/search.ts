@@ -103,18 +103,19 @@ export function topTools(
   const order = index.nameOrder;
   const scores = new Float64Array(index.docs.length);
   const better = (a: number, b: number) => scores[b]! - scores[a]! || order[a]! - order[b]!;
+  let best: number[] = [];
   if (limit >= candidates.length) {
     for (const d of candidates) scores[d] = score(index.docs[d]!, d) + bonus(d);
-    candidates.sort(better);
-  }
-  const best: number[] = limit >= candidates.length ? candidates : [];
-  for (const d of best === candidates ? [] : candidates) {
-    if (best.length >= limit && bounds[d]! < scores[best.at(-1)!]!) break;
-    scores[d] = score(index.docs[d]!, d) + bonus(d);
-    let at = best.length;
-    while (at > 0 && better(d, best[at - 1]!) < 0) at--;
-    best.splice(at, 0, d);
-    if (best.length > limit) best.pop();
+    best = candidates.sort(better);
+  } else {
+    for (const d of candidates) {
+      if (best.length >= limit && bounds[d]! < scores[best.at(-1)!]!) break;
+      scores[d] = score(index.docs[d]!, d) + bonus(d);
+      let at = best.length;
+      while (at > 0 && better(d, best[at - 1]!) < 0) at--;
+      best.splice(at, 0, d);
+      if (best.length > limit) best.pop();
+    }
   }
   const top = best.map((d): RankedTool => {
     const matched: string[] = [];
