@@ -83,6 +83,21 @@ describe("searchTerms", () => {
     expect(stem("added")).toBe(stem("add"));
     expect(stem("settings")).not.toBe(stem("set"));
   });
+
+  it("stems a -ction/-ption noun as its verb (transcription: transcript), not a short one (action)", () => {
+    expect(stem("transcription")).toBe(stem("transcript"));
+    expect(stem("connections")).toBe(stem("connect"));
+    expect(stem("exception")).toBe(stem("except"));
+    expect(stem("action")).not.toBe(stem("act"));
+    const voice = [
+      t("voice", "DeleteRecording", "Delete a recording"),
+      t("voice", "DeleteTranscription", "Delete a transcription"),
+      t("docs", "get_transcript", "Gets a PDF transcript of the comments"),
+    ];
+    expect(rankCatalog(voice, { query: "delete the text transcript of a voicemail" })[0]?.name).toBe(
+      "DeleteTranscription",
+    );
+  });
 });
 
 describe("searchCatalog", () => {

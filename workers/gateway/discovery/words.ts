@@ -52,14 +52,23 @@ const KEEP = new Map([
 ]);
 
 /**
- * A light English stemmer so that `issues`/`issue`, `creating`/`create` and `stopped`/`stop` meet:
- * plural `-s`/`-es`/`-ies`, then `-ing`/`-ed` (undoubling a final consonant), then a final `-e`.
+ * A noun made of a verb ending in `ct`/`pt` (`transcription`, `connections`, `exception`): the verb;
+ * not a short word, whose `-ction` is no verb's (`action`, `function`, `section`).
+ */
+const ACTION_NOUN = /^(\p{L}{4,}[cp]t)ions?$/u;
+
+/**
+ * A light English stemmer so that `issues`/`issue`, `creating`/`create`, `stopped`/`stop` and
+ * `transcription`/`transcript` meet: a `-ction`/`-ption` noun's verb, else plural `-s`/`-es`/`-ies`,
+ * then `-ing`/`-ed` (undoubling a final consonant), then a final `-e`.
  */
 export function stem(word: string): string {
   const kept = KEEP.get(word);
   if (kept !== undefined) return kept;
   let w = word;
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  const noun = ACTION_NOUN.exec(w);
+  if (noun) return noun[1]!;
   if (w.length > 4 && /(ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   const suffix = w.length > 5 && w.endsWith("ing") ? 3 : w.length > 4 && w.endsWith("ed") ? 2 : 0;
