@@ -98,6 +98,19 @@ describe("searchTerms", () => {
       "DeleteTranscription",
     );
   });
+
+  it("stems a -ship noun as its word (membership: member), so a member's question finds it", () => {
+    expect(stem("memberships")).toBe(stem("member"));
+    expect(stem("ownership")).toBe(stem("owner"));
+    const orgs = [
+      t("orgs", "get_org", "Get an organization"),
+      t("orgs", "check_membership_for_user", "Check organization membership for a user"),
+      t("teams", "list_team_members", "List the members of a team"),
+    ];
+    const hits = rankTools(orgs, { query: "is octocat a member of our organization?" });
+    expect(hits[0]?.tool.name).toBe("check_membership_for_user");
+    expect(hits[0]?.matched).toContain("member");
+  });
 });
 
 describe("searchCatalog", () => {
