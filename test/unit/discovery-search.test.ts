@@ -89,6 +89,10 @@ describe("searchTerms", () => {
     expect(stem("connections")).toBe(stem("connect"));
     expect(stem("exception")).toBe(stem("except"));
     expect(stem("action")).not.toBe(stem("act"));
+    expect(stem("production")).not.toBe(stem("product"));
+    expect(stem("projections")).not.toBe(stem("project"));
+    expect(stem("directions")).toBe(stem("direction"));
+    expect(stem("directions")).not.toBe(stem("direct"));
     const voice = [
       t("voice", "DeleteRecording", "Delete a recording"),
       t("voice", "DeleteTranscription", "Delete a transcription"),

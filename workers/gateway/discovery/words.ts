@@ -44,11 +44,15 @@ export function searchTerms(text: string): string[] {
   return useful.length > 0 ? useful : all;
 }
 
-/** Words whose regular stem would meet an unrelated word (`settings` → `set`). */
-const KEEP = new Map([
+/** Words whose regular stem would meet an unrelated word (`settings` → `set`, `production` → `product`). */
+const KEEP = new Map<string, string>([
   ["setting", "setting"],
   ["settings", "setting"],
   ["news", "news"],
+  ...["production", "projection", "direction", "objection"].flatMap((word): [string, string][] => [
+    [word, word],
+    [`${word}s`, word],
+  ]),
 ]);
 
 /**
