@@ -98,7 +98,8 @@ export async function apiTools(describeApi, server, file) {
 
 /**
  * bench/discovery/openapi-intents.json: the intents of the APIs of `byApi` (server name → each
- * operationId → qualified tool name), with `accept` as qualified tool names.
+ * operationId → qualified tool name), with `accept` as qualified tool names and `half`: an even id
+ * number tunes, an odd one is held out (never read for ideas).
  */
 export function loadOpenapiIntents(byApi) {
   const file = JSON.parse(readFileSync(join(root, "bench/discovery/openapi-intents.json"), "utf8"));
@@ -110,6 +111,6 @@ export function loadOpenapiIntents(byApi) {
         throw new Error(
           `openapi-intents.json ${intent.id}: an operationId of ${intent.accept.join(", ")} is no tool`,
         );
-      return { ...intent, accept };
+      return { ...intent, accept, half: Number(intent.id.split("-").at(-1)) % 2 === 0 ? "tune" : "holdout" };
     });
 }

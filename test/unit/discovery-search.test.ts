@@ -83,6 +83,38 @@ describe("searchTerms", () => {
     expect(stem("added")).toBe(stem("add"));
     expect(stem("settings")).not.toBe(stem("set"));
   });
+
+  it("stems a -ction/-ption noun as its verb (transcription: transcript), not a short one (action)", () => {
+    expect(stem("transcription")).toBe(stem("transcript"));
+    expect(stem("connections")).toBe(stem("connect"));
+    expect(stem("exception")).toBe(stem("except"));
+    expect(stem("action")).not.toBe(stem("act"));
+    expect(stem("production")).not.toBe(stem("product"));
+    expect(stem("projections")).not.toBe(stem("project"));
+    expect(stem("directions")).toBe(stem("direction"));
+    expect(stem("directions")).not.toBe(stem("direct"));
+    const voice = [
+      t("voice", "DeleteRecording", "Delete a recording"),
+      t("voice", "DeleteTranscription", "Delete a transcription"),
+      t("docs", "get_transcript", "Gets a PDF transcript of the comments"),
+    ];
+    expect(rankCatalog(voice, { query: "delete the text transcript of a voicemail" })[0]?.name).toBe(
+      "DeleteTranscription",
+    );
+  });
+
+  it("stems a -ship noun as its word (membership: member), so a member's question finds it", () => {
+    expect(stem("memberships")).toBe(stem("member"));
+    expect(stem("ownership")).toBe(stem("owner"));
+    const orgs = [
+      t("orgs", "get_org", "Get an organization"),
+      t("orgs", "check_membership_for_user", "Check organization membership for a user"),
+      t("teams", "list_team_members", "List the members of a team"),
+    ];
+    const hits = rankTools(orgs, { query: "is octocat a member of our organization?" });
+    expect(hits[0]?.tool.name).toBe("check_membership_for_user");
+    expect(hits[0]?.matched).toContain("member");
+  });
 });
 
 describe("searchCatalog", () => {

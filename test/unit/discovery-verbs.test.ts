@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../../workers/gateway/discovery/query";
+import { rankCatalog } from "../../workers/gateway/discovery/search";
 import { stemsOf, terms } from "../../workers/gateway/discovery/terms";
 import { catalogTool as t } from "../helpers/catalog-tool";
 import { corpusTools, firstOf } from "../helpers/corpus-tools";
@@ -43,6 +44,19 @@ describe("ranking by common English forms", () => {
     expect(
       parseQuery("where is getUserById called in the project", new Map()).concepts.map((c) => c.label),
     ).toContain("called");
+  });
+
+  it("reads looking up one thing by its identifier as getting it, not searching (look up product prod_789)", () => {
+    const ranked = rankCatalog(
+      [
+        t("shop", "search_products", "Search for products you have created"),
+        t("shop", "retrieve_product", "Retrieves the details of an existing product"),
+      ],
+      { query: "look up product prod_789" },
+    ).map((tool) => tool.name);
+    expect(ranked).toEqual(["retrieve_product", "search_products"]);
+    expect(parseQuery("look up product prod_789", new Map([["product", 1]])).verbs).toContain("get");
+    expect(parseQuery("look up products", new Map([["product", 1]])).verbs).not.toContain("get");
   });
 
   it("reads `still responding` as the liveness check", () => {

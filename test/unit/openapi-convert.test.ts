@@ -206,6 +206,26 @@ describe("OpenAPI → tools", () => {
     expect(api.server).toBeUndefined();
   });
 
+  it("describes an operation that has no summary or description by its path's, then method and path", () => {
+    const api = convertDescription({
+      openapi: "3.0.3",
+      info: { title: "T", version: "1" },
+      paths: {
+        "/usage/daily": {
+          description: "Usage records summarized by day",
+          get: { operationId: "ListUsageDaily", responses: {} },
+          post: { operationId: "CreateUsageDaily", summary: "Add a usage record", responses: {} },
+        },
+        "/ping": { get: { operationId: "ping", responses: {} } },
+      },
+    });
+    expect(api.tools.map((tool) => tool.description)).toEqual([
+      "Usage records summarized by day\n\nGET /usage/daily",
+      "Add a usage record",
+      "GET /ping",
+    ]);
+  });
+
   it("reads a YAML description", async () => {
     const api = await describeApi(
       "openapi: 3.0.0\ninfo: { title: Y, version: '1' }\npaths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {}\n",

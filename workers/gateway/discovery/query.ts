@@ -41,6 +41,8 @@ const SYMBOL_PARTS = 3;
 
 const ID = canonical(stem("id"));
 const LIST = stem("list");
+const GET = stem("get");
+const SEARCH = stem("search");
 /** An ID given, not asked for: `id 6a2f91`, `place ID ChIJN1t…`, `ID: 42`. */
 const GIVEN_ID = /\bids?\s*[:=#]?\s*[\p{L}\p{N}_-]*\p{N}/iu;
 
@@ -154,6 +156,13 @@ export function parseQuery(text: string, vocabulary: ReadonlyMap<string, unknown
   addPhrases(everyday.phrases(plain), concepts);
   const identifiers = [...plain.matchAll(IDENTIFIED)];
   const instances = identified(plain, identifiers, vocabulary);
+  // "look up product prod_789", "find issue 231": to search for one thing given by its identifier is to get it.
+  if (instances.size > 0 && verbs.includes(SEARCH) && !verbs.includes(GET)) {
+    verbs = [...verbs, GET];
+    const action = concepts.find((concept) => concept.verbs.includes(SEARCH));
+    for (const s of [GET, ...verbSynonyms(GET)])
+      if (action && !action.stems.has(s)) action.stems.set(s, VERB_SYNONYM);
+  }
   // "show me the open tickets": to get things, not one thing, is to list them.
   if (verbs.includes("get") && concepts.some((c) => c.verbs.length === 0 && PLURAL.test(c.label))) {
     verbs = [...verbs, "list"];

@@ -44,22 +44,40 @@ export function searchTerms(text: string): string[] {
   return useful.length > 0 ? useful : all;
 }
 
-/** Words whose regular stem would meet an unrelated word (`settings` → `set`). */
-const KEEP = new Map([
+/** Words whose regular stem would meet an unrelated word (`settings` → `set`, `production` → `product`). */
+const KEEP = new Map<string, string>([
   ["setting", "setting"],
   ["settings", "setting"],
   ["news", "news"],
+  ...["production", "projection", "direction", "objection"].flatMap((word): [string, string][] => [
+    [word, word],
+    [`${word}s`, word],
+  ]),
 ]);
 
 /**
- * A light English stemmer so that `issues`/`issue`, `creating`/`create` and `stopped`/`stop` meet:
- * plural `-s`/`-es`/`-ies`, then `-ing`/`-ed` (undoubling a final consonant), then a final `-e`.
+ * A noun made of a verb ending in `ct`/`pt` (`transcription`, `connections`, `exception`): the verb;
+ * not a short word, whose `-ction` is no verb's (`action`, `function`, `section`).
+ */
+const ACTION_NOUN = /^(\p{L}{4,}[cp]t)ions?$/u;
+/** Being one, as a noun (`membership`, `ownership`, `sponsorships`): the one (member, owner, sponsor). */
+const STATE_NOUN = /^(\p{L}{4,})ships?$/u;
+
+/**
+ * A light English stemmer so that `issues`/`issue`, `creating`/`create`, `stopped`/`stop`,
+ * `transcription`/`transcript` and `membership`/`member` meet: a `-ction`/`-ption` noun's verb, a
+ * `-ship` noun's word, else plural `-s`/`-es`/`-ies`, then `-ing`/`-ed` (undoubling a final
+ * consonant), then a final `-e`.
  */
 export function stem(word: string): string {
   const kept = KEEP.get(word);
   if (kept !== undefined) return kept;
   let w = word;
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  const noun = ACTION_NOUN.exec(w);
+  if (noun) return noun[1]!;
+  const state = STATE_NOUN.exec(w);
+  if (state) return stem(state[1]!);
   if (w.length > 4 && /(ss|ch|sh|x|z)es$/.test(w)) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   const suffix = w.length > 5 && w.endsWith("ing") ? 3 : w.length > 4 && w.endsWith("ed") ? 2 : 0;

@@ -77,11 +77,10 @@ export function convertDescription(doc: unknown): ConvertedApi {
       const built = v2 ? swaggerInput(params, op, names) : openapiInput(params, op.requestBody, names);
       const output = v2 ? swaggerOutput(op.responses, names) : openapiOutput(op.responses, names);
       const summary = str(op.summary);
-      const text = [summary, str(op.description)].filter(Boolean).join("\n\n");
       tools.push({
         name,
         ...(summary ? { title: clip(summary, TITLE_CHARS) } : {}),
-        description: clip(text || `${method.toUpperCase()} ${path}`, DESCRIPTION_CHARS),
+        description: clip(describedAs(op, item, `${method.toUpperCase()} ${path}`), DESCRIPTION_CHARS),
         inputSchema: built.schema,
         ...(output ? { outputSchema: output } : {}),
         annotations: annotationsOf(method),
@@ -101,6 +100,15 @@ export function convertDescription(doc: unknown): ConvertedApi {
     operations,
     ...(server ? { server } : {}),
   };
+}
+
+/**
+ * The operation's `summary` + `description`; without either, its path's (OpenAPI 3: they apply to
+ * every operation of the path; Twilio describes many operations only there) and the method and path.
+ */
+function describedAs(op: Obj, item: Obj, route: string): string {
+  const text = (of: Obj) => [str(of.summary), str(of.description)].filter(Boolean).join("\n\n");
+  return text(op) || [text(item), route].filter(Boolean).join("\n\n");
 }
 
 /** `operationId` (or `method path`) as an identifier: `get /users/{id}` → `get_users_id`. */
