@@ -85,7 +85,7 @@ export function interpretersThatFit(memoryBytes: number): number {
  * MemoryError). The restored snapshot takes 20 MB of it; the worker holds the snapshot, one running
  * instance and one restored ahead, within its 128 MB. A fresh Python isolate has its isolate's limit.
  */
-export const PYTHON_WARM_MEMORY_BYTES = 64 * 1024 * 1024;
+export const PYTHON_WARM_MEMORY_BYTES = 40 * 1024 * 1024;
 
 /**
  * The error of an execution whose fuel ran out. Fuel stands in for CPU time (on Cloudflare the
