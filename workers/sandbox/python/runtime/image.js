@@ -30,13 +30,14 @@ export function compactImage(snapshot) {
 }
 
 /**
- * Writes the image's memory into `heap`, which is zeros except where instantiating CPython wrote
- * (its static data): those pages outside the runs are set back to zeros, and no other page is touched.
+ * Writes the image's memory into `heap` and zeros after it: a page outside the runs is written only
+ * if it holds something (what instantiating CPython wrote, its static data; what the instance that
+ * had this memory before left), so pages never used stay untouched.
  * @param {Uint8Array} heap @param {Image} image
  */
 export function writeImage(heap, image) {
   let end = 0;
-  for (const run of [...image.runs, { at: image.bytes, bytes: new Uint8Array(0) }]) {
+  for (const run of [...image.runs, { at: heap.length, bytes: new Uint8Array(0) }]) {
     for (let at = end; at < run.at; at += PAGE) if (!zeros(heap, at)) heap.fill(0, at, at + PAGE);
     heap.set(run.bytes, run.at);
     end = run.at + run.bytes.length;

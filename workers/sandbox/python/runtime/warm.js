@@ -14,7 +14,7 @@
 // code is fixed (the gateway places it in a fresh isolate, isolate.js). Python skills come as data
 // (options.pythonSkills), run by the interpreter (_sandbox_skills.py).
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { boot, closeChannels, snapshotOf } from "./boot.js";
+import { boot, bootBytes, closeChannels, snapshotOf } from "./boot.js";
 import { harden } from "./harden.js";
 import { compactImage } from "./image.js";
 import { skillCaller } from "./invoke-skills.js";
@@ -27,6 +27,15 @@ const SNAPSHOT_TURN_MS = 60_000;
 
 /** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
+const WASM_PAGE = 65_536;
+/**
+ * The worker's one linear memory (its maximum in pages), which each instance restores the snapshot
+ * into, and the instance in it: closed before the next one is given the memory (`closable`).
+ * @type {{ maximum: number, memory: WebAssembly.Memory } | undefined}
+ */
+let memory;
+/** @type {{ close(): void } | undefined} */
+let holder;
 
 /**
  * Whose turn it is (an execution): until when at the latest, and a
@@ -128,36 +137,69 @@ async function takeTurn(deadline, holdMs) {
 
 /** @param {number} memoryBytes @returns {Promise<Instance>} */
 async function restore(memoryBytes) {
-  const bytes = await snapshotOnce();
-  const realm = executionGlobals();
-  /** @type {MessagePort[]} */
-  const channels = [];
-  const close = () => {
-    realm.close();
-    closeChannels(channels);
-  };
+  const image = await snapshotOnce(memoryBytes);
+  const made = closable(memoryBytes, bootBytes(undefined, image), false);
   try {
-    const py = await boot({ snapshot: bytes, jsglobals: realm.globals, memoryBytes, channels });
-    return { py, close };
+    return { py: await boot({ snapshot: image, ...made.boot }), close: made.close };
   } catch (err) {
-    close();
+    made.close();
     throw err;
   }
 }
 
-/** This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm. */
-async function snapshotOnce() {
-  if (snapshot) return snapshot;
+/**
+ * What the next instance boots with: the worker's one memory (`fresh`: a new one), its maximum
+ * `memoryBytes` and at least `bytes`, once the instance that had it is closed; its own `js` globals
+ * and timers; a gate. And how it is closed: its timers stopped, its entries shut (gate.js), its
+ * MessageChannel closed (boot.js). Closed twice is closed once.
+ * @param {number} memoryBytes @param {number} bytes @param {boolean} fresh
+ */
+function closable(memoryBytes, bytes, fresh) {
+  holder?.close();
+  const maximum = Math.floor(memoryBytes / WASM_PAGE);
+  const pages = Math.ceil(bytes / WASM_PAGE);
+  if (fresh || !memory || memory.maximum !== maximum) {
+    memory = {
+      maximum,
+      memory: new WebAssembly.Memory({ initial: pages, maximum: Math.max(pages, maximum) }),
+    };
+  }
+  const short = pages - memory.memory.buffer.byteLength / WASM_PAGE;
+  if (short > 0) memory.memory.grow(short);
+  const realm = executionGlobals();
+  const gate = { closed: false };
   /** @type {MessagePort[]} */
   const channels = [];
+  const mine = {
+    boot: { jsglobals: realm.globals, memory: memory.memory, gate, channels },
+    close() {
+      if (gate.closed) return;
+      gate.closed = true;
+      realm.close();
+      closeChannels(channels);
+      if (holder === mine) holder = undefined;
+    },
+  };
+  holder = mine;
+  return mine;
+}
+
+/**
+ * This worker's snapshot: the first execution boots CPython in a new memory of the execution's
+ * maximum, snapshots it, closes it (the first restore then takes its memory) and hardens the realm.
+ * @param {number} memoryBytes
+ */
+async function snapshotOnce(memoryBytes) {
+  if (snapshot) return snapshot;
+  const made = closable(memoryBytes, bootBytes(undefined), true);
   try {
-    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, channels });
+    const py = await boot({ makeSnapshot: true, ...made.boot });
     if (!snapshot) {
       snapshot = compactImage(snapshotOf(py));
       harden([globalThis, py._api.runtimeEnv]);
     }
   } finally {
-    closeChannels(channels);
+    made.close();
   }
   return snapshot;
 }
