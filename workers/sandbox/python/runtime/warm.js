@@ -2,14 +2,17 @@
 // names the team, this code's version and the slot (`<team>:py-<hash>:<slot>`), and reused while
 // warm. Its first execution boots CPython (~1–2 s), makes a memory snapshot and hardens the JS realm
 // (harden.js); every execution then runs in a new CPython instance restored from that snapshot, with
-// its own linear memory (limited to the execution's memory), its own `js` globals and timers, and is
-// dropped when the execution ends. One execution runs at a time, and one instance exists at a time:
-// it is restored when its execution has the turn (~0.15 s), not ahead, so that the worker holds one
-// linear memory besides the snapshot (its 128 MB on Cloudflare; docs/security.md "Memory on each engine").
+// its own `js` globals and timers, and is closed when the execution ends (gate.js: its entries
+// refuse). The worker has one linear memory (limited to the execution's memory), which each instance
+// restores the snapshot into once the one before is closed: one instance and one memory at a time,
+// within the isolate's 128 MB on Cloudflare (docs/security.md "Memory on each engine"). One execution
+// runs at a time; the next instance is restored ahead into the memory, in the waitUntil of the
+// execution before, so an execution that finds it ready starts at once.
 // Each execution is a request of its own, and a request can end without running its `finally` (the
 // runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
-// bytes and who holds the turn until when.
+// pages, the memory and the instance in it (closed, or restored ahead and untouched), and who holds
+// the turn until when.
 // Python code that calls TypeScript skills does not come here: they are modules, and a warm worker's
 // code is fixed (the gateway places it in a fresh isolate, isolate.js). Python skills come as data
 // (options.pythonSkills), run by the interpreter (_sandbox_skills.py).
@@ -36,9 +39,11 @@ const WASM_PAGE = 65_536;
 let memory;
 /** @type {{ close(): void } | undefined} */
 let holder;
+/** @type {{ memoryBytes: number, instance: Instance } | undefined} restored ahead, in the memory */
+let spare;
 
 /**
- * Whose turn it is (an execution): until when at the latest, and a
+ * Whose turn it is (an execution, or restoring the next instance): until when at the latest, and a
  * promise its request settles when it gives the turn back.
  * @type {Turn | undefined}
  */
@@ -79,7 +84,7 @@ export default class PythonWarm extends WorkerEntrypoint {
         code,
         bridge,
         async () => {
-          instance = await restore(memoryBytes);
+          instance = await take(memoryBytes);
           return instance.py;
         },
         (toJson, unwrap, track) => skillCaller(bridge, {}, options.missingSkills, toJson, unwrap, track).call,
@@ -87,6 +92,8 @@ export default class PythonWarm extends WorkerEntrypoint {
     } finally {
       instance?.close();
       mine.giveBack();
+      // After a macrotask: restoring takes the thread for ~0.15 s, and the report must go out first.
+      this.ctx.waitUntil(new Promise((go) => setTimeout(go, 0)).then(() => prepare(memoryBytes)));
     }
   }
 }
@@ -133,6 +140,32 @@ async function takeTurn(deadline, holdMs) {
   };
   turn = mine;
   return mine;
+}
+
+/** The instance restored ahead when it has this memory limit, else a new one. @param {number} memoryBytes */
+async function take(memoryBytes) {
+  const ready = spare;
+  spare = undefined;
+  if (ready?.memoryBytes === memoryBytes) return ready.instance;
+  ready?.instance.close();
+  return restore(memoryBytes);
+}
+
+/**
+ * Restores the next instance into the memory when nothing runs or waits: the closed instance's
+ * memory, so the worker still holds one. @param {number} memoryBytes
+ */
+async function prepare(memoryBytes) {
+  if (spare || turn) return;
+  const mine = await takeTurn(Date.now(), RESTORE_TURN_MS);
+  if (!mine) return;
+  try {
+    spare = { memoryBytes, instance: await restore(memoryBytes) };
+  } catch {
+    // The next execution restores its own and reports what failed.
+  } finally {
+    mine.giveBack();
+  }
 }
 
 /** @param {number} memoryBytes @returns {Promise<Instance>} */
