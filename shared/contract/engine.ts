@@ -82,11 +82,10 @@ export function interpretersThatFit(memoryBytes: number): number {
 
 /**
  * A Python execution's CPython linear memory in a warm Python worker (its memory cannot grow past it:
- * MemoryError). The restored snapshot takes 20 MB of it, so code has ~20 MB. The worker has one such
- * memory, which each execution's instance restores the snapshot into (python/runtime/warm.js), and
- * holds beside it the compiled CPython, the snapshot's non-zero pages and an instance's JS: 40 MB is
- * what fits them in Cloudflare's 128 MB (docs/security.md "Memory on each engine"). A fresh Python
- * isolate has its isolate's limit.
+ * MemoryError). The restored snapshot takes 20 MB of it, so code keeps ~20 MB. The worker holds the
+ * compiled CPython, the snapshot's non-zero pages and one instance at a time: 40 MB (was 64) so that
+ * these come nearest Cloudflare's 128 MB (docs/security.md "Memory on each engine" says what is
+ * measured). A fresh Python isolate has its isolate's limit.
  */
 export const PYTHON_WARM_MEMORY_BYTES = 40 * 1024 * 1024;
 

@@ -25,8 +25,8 @@ describe("a quickjs warm worker's memory under memory attacks", () => {
   }, 600_000);
 
   // The Python worker's peak is not within 128 MB locally (docs/security.md "Memory on each engine"
-  // says what it holds): what is asserted is its bound, the one memory of 40 MB that each execution
-  // restores into (20 MB of it the interpreter's), so code keeps ~20 MB; before, each had 64 MB.
+  // says what it holds): what is asserted is its bound, an instance's memory of at most 40 MB (20 MB
+  // of it the interpreter's), so code keeps ~20 MB; before, 64 MB (47 bytearrays of 1 MB fitted).
   it("Python: every attack ends with MemoryError in time; an execution keeps at most ~20 MB", async () => {
     const { rows, kept } = await withMemoryStack(
       () => {},

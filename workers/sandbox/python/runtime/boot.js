@@ -2,7 +2,6 @@
 // restored from one. Each call is a new WebAssembly instance of CPython with its own linear memory.
 // Used by isolate.js (one execution per isolate) and warm.js (one instance per execution in a warm
 // worker). Both set up pyodide's environment the same way, once per isolate, when this module loads.
-import { gateImports } from "./gate.js";
 import { writeImage } from "./image.js";
 import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
@@ -29,29 +28,23 @@ globalThis.fetch = async (input, init) => {
 };
 
 // CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
-// What loadPyodide keeps in the instance's config: `_memory`, the linear memory the instance runs in
-// (its maximum is the limit: malloc fails past it, MemoryError), else with `_memoryBytes` a new one of
-// that maximum; `_gate`, which closes the instance (gate.js); `_image`, a compact snapshot to restore.
+// With a memory limit (`_memoryBytes`, which loadPyodide keeps in the instance's config), the instance
+// gets a memory that cannot grow past it (malloc fails: MemoryError).
 const createModule = globalThis._createPyodideModule;
 globalThis._createPyodideModule = (settings) => {
-  const {
-    _channels,
-    _memory,
-    _gate,
-    _image: image,
-    _memoryBytes: memoryCap = 0,
-  } = settings.API?.config ?? {};
-  opening = _channels;
+  opening = settings.API?.config?._channels;
   settings.instantiateWasm = (imports, receiveInstance) => {
     imports.sentinel = new WebAssembly.Instance(BY_NAME.sentinel, {}).exports;
-    const gateExports = _gate ? gateImports(imports, _gate) : (/** @type {WebAssembly.Exports} */ e) => e;
-    const exports = gateExports(new WebAssembly.Instance(pyodideWasm, imports).exports);
-    receiveInstance({ exports }, pyodideWasm);
-    return exports;
+    const instance = new WebAssembly.Instance(pyodideWasm, imports);
+    receiveInstance(instance, pyodideWasm);
+    return instance.exports;
   };
-  if (_memory) settings.wasmMemory = _memory;
-  else if (memoryCap > 0) {
-    const initial = Math.ceil(bootBytes(settings.INITIAL_MEMORY, image) / WASM_PAGE);
+  /** @type {import("./image.js").Image | undefined} */
+  const image = settings.API?.config?._image;
+  const memoryCap = settings.API?.config?._memoryBytes ?? 0;
+  if (memoryCap > 0) {
+    const bytes = image ? image.header.length + image.bytes : settings.INITIAL_MEMORY;
+    const initial = Math.ceil((bytes ?? 20 * 1024 * 1024) / WASM_PAGE);
     const maximum = Math.max(initial, Math.floor(memoryCap / WASM_PAGE));
     settings.wasmMemory = new WebAssembly.Memory({ initial, maximum });
   }
@@ -99,31 +92,19 @@ export function closeChannels(ports) {
 }
 
 /**
- * The bytes of linear memory an instance starts with: a compact image's (its header and memory, as
- * pyodide sizes a restore), else emscripten's INITIAL_MEMORY (a snapshot's length, or its default).
- * @param {number | undefined} initial @param {import("./image.js").Image} [image]
- */
-export function bootBytes(initial, image) {
-  return image ? image.header.length + image.bytes : (initial ?? 20 * 1024 * 1024);
-}
-
-/**
  * A new interpreter. `snapshot`: restore it (bytes from makeMemorySnapshot, or their compact image,
  * image.js, which needs a `memoryBytes` limit); without one, boot from
  * scratch and import the driver (made to be snapshotted when `makeSnapshot`). `jsglobals`: what
  * Python's `js` module is (default: this isolate's globalThis). `memoryBytes`: the instance's memory
- * limit (0: none), or `memory`: the linear memory it runs in (zeros, at least bootBytes; its maximum
- * the limit) with `gate`, which closes it (gate.js). `channels`: gets the MessagePorts the instance
- * opens (closeChannels). Each call is independent of the others (no state is kept between them here).
- * @param {{ snapshot?: Uint8Array | import("./image.js").Image | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number, memory?: WebAssembly.Memory, gate?: { closed: boolean }, channels?: MessagePort[] }} how
+ * limit (0: none). `channels`: gets the MessagePorts the instance opens (closeChannels). Each call is
+ * independent of the others (no state is kept between them here).
+ * @param {{ snapshot?: Uint8Array | import("./image.js").Image | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number, channels?: MessagePort[] }} how
  */
 export async function boot({
   snapshot = null,
   makeSnapshot = false,
   jsglobals,
   memoryBytes = 0,
-  memory,
-  gate,
   channels = [],
 }) {
   const py = await loadPyodide({
@@ -134,8 +115,6 @@ export async function boot({
     _makeSnapshot: makeSnapshot,
     _memoryBytes: memoryBytes,
     _channels: channels,
-    _memory: memory,
-    _gate: gate,
     ...(jsglobals ? { jsglobals } : {}),
     ...(snapshot instanceof Uint8Array ? { _loadSnapshot: snapshot } : {}),
     ...(snapshot && !(snapshot instanceof Uint8Array)
