@@ -29,7 +29,8 @@ globalThis.fetch = async (input, init) => {
 
 // CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
 // With a memory limit (`_memoryBytes`, which loadPyodide keeps in the instance's config), the instance
-// gets a memory that cannot grow past it (malloc fails: MemoryError).
+// gets a memory that cannot grow past it (malloc fails: MemoryError). `_image`: a compact snapshot
+// (image.js) to restore; `_channels`: gets the MessagePorts the instance opens (below).
 const createModule = globalThis._createPyodideModule;
 globalThis._createPyodideModule = (settings) => {
   opening = settings.API?.config?._channels;

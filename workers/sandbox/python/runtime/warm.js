@@ -3,9 +3,10 @@
 // warm. Its first execution boots CPython (~1–2 s), makes a memory snapshot and hardens the JS realm
 // (harden.js); every execution then runs in a new CPython instance restored from that snapshot, with
 // its own linear memory (limited to the execution's memory), its own `js` globals and timers, and is
-// dropped when the execution ends. One execution runs at a time, and one instance exists at a time:
-// it is restored when its execution has the turn (~0.15 s), not ahead, so that the worker holds one
-// linear memory besides the snapshot (its 128 MB on Cloudflare; docs/security.md "Memory on each engine").
+// dropped when the execution ends (its timers and MessageChannel closed, so nothing keeps it). One
+// execution runs at a time, and its instance is restored when it has the turn (~0.15 s), not ahead:
+// a second instance measured ~80 MB more at the peak under memory attacks (docs/bench-log.md; the
+// worker's memory: docs/security.md "Memory on each engine").
 // Each execution is a request of its own, and a request can end without running its `finally` (the
 // runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
@@ -27,10 +28,9 @@ const SNAPSHOT_TURN_MS = 60_000;
 
 /** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
-
 /**
- * Whose turn it is (an execution): until when at the latest, and a
- * promise its request settles when it gives the turn back.
+ * Whose turn it is (an execution): until when at the latest, and a promise its request settles when
+ * it gives the turn back.
  * @type {Turn | undefined}
  */
 let turn;
