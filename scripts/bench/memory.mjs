@@ -95,22 +95,7 @@ export async function attackMemory(
   languages = ["javascript", "python"],
   report = () => {},
 ) {
-  const team = `memory-${randomUUID().slice(0, 8)}`;
-  await admin(stack.url, adminToken, "PUT", `/teams/${team}`, {
-    engine: "quickjs",
-    servers: { demo: { service: "DEMO" } },
-    limits: { requestsPerMinute: 1_000_000 },
-  });
-  const { key } = await admin(stack.url, adminToken, "POST", `/teams/${team}/keys`, { name: "memory" });
-  const execute = async (body) => {
-    const started = Date.now();
-    const res = await fetch(`${stack.url}/v1/execute`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify(body),
-    });
-    return { ...(await res.json()), ms: Date.now() - started };
-  };
+  const execute = await newTeam(stack, adminToken);
   const pid = hostWorkerd(stack.sandboxHost.current().child.pid);
   const rows = [];
   for (const language of languages) {
@@ -143,6 +128,31 @@ export async function attackMemory(
     }
   }
   return rows;
+}
+
+/**
+ * A new team on `stack` (quickjs, the demo server, no rate limit) and how to execute as it: answers
+ * the REST execute's JSON with `ms`, its wall time. With pool size 1, every execution of the team
+ * of a language lands in the same warm worker.
+ * @param {{ url: string }} stack @param {string} adminToken
+ */
+export async function newTeam(stack, adminToken) {
+  const team = `memory-${randomUUID().slice(0, 8)}`;
+  await admin(stack.url, adminToken, "PUT", `/teams/${team}`, {
+    engine: "quickjs",
+    servers: { demo: { service: "DEMO" } },
+    limits: { requestsPerMinute: 1_000_000 },
+  });
+  const { key } = await admin(stack.url, adminToken, "POST", `/teams/${team}/keys`, { name: "memory" });
+  return async (/** @type {Record<string, unknown>} */ body) => {
+    const started = Date.now();
+    const res = await fetch(`${stack.url}/v1/execute`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify(body),
+    });
+    return { ...(await res.json()), ms: Date.now() - started };
+  };
 }
 
 /** Section 10 on a stack of its own. @param {{ track: (stop: () => Promise<void>) => void }} options */

@@ -1,8 +1,8 @@
 // Section 6: Python next to TypeScript, a trivial execute over MCP at c=1, on each engine (a team
-// each): quickjs (the team's warm Python worker: a CPython instance restored per execution, the next
-// one restored ahead while the worker is idle) and isolate (a fresh isolate per execution, restored
-// from the sandbox host's snapshot). Python is timed back to back and at an agent's pace (a pause between
-// executions, not counted), since a warm worker's instance restored ahead is ready only after a pause.
+// each): quickjs (the team's warm Python worker: a CPython instance restored per execution when it
+// has the turn) and isolate (a fresh isolate per execution, restored from the sandbox host's
+// snapshot). Python is timed back to back and at an agent's pace (a pause between executions, not
+// counted).
 // The first Python execution of each team is timed on its own.
 // All run on the stack `npm run dev` runs (scripts/lib/stack.mjs: the sandbox host in a workerd of
 // its own), not the bench's one-process stack: there, with the isolates made in the gateway's own

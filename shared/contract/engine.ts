@@ -82,10 +82,12 @@ export function interpretersThatFit(memoryBytes: number): number {
 
 /**
  * A Python execution's CPython linear memory in a warm Python worker (its memory cannot grow past it:
- * MemoryError). The restored snapshot takes 20 MB of it; the worker holds the snapshot, one running
- * instance and one restored ahead, within its 128 MB. A fresh Python isolate has its isolate's limit.
+ * MemoryError). The restored snapshot takes 20 MB of it, so code keeps ~20 MB. The worker holds the
+ * compiled CPython, the snapshot's non-zero pages and one instance at a time: 40 MB (was 64) so that
+ * these come nearest Cloudflare's 128 MB (docs/security.md "Memory on each engine" says what is
+ * measured). A fresh Python isolate has its isolate's limit.
  */
-export const PYTHON_WARM_MEMORY_BYTES = 64 * 1024 * 1024;
+export const PYTHON_WARM_MEMORY_BYTES = 40 * 1024 * 1024;
 
 /**
  * The error of an execution whose fuel ran out. Fuel stands in for CPU time (on Cloudflare the

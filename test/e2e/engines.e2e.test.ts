@@ -171,7 +171,7 @@ describe.runIf(engine === "quickjs")("the quickjs engine's warm Python worker", 
       ),
     ]);
     expect(bomb.body.error?.name).toBe("MemoryError");
-    expect(bomb.body.error?.message).toContain("64 MB");
+    expect(bomb.body.error?.message).toContain("40 MB");
     expect(beside.body.result).toBe("beside");
     expect((await restExecute({ code: "sum(range(10))", language: "python" }, auth)).body.result).toBe(45);
   }, 60_000);

@@ -2,6 +2,7 @@
 // restored from one. Each call is a new WebAssembly instance of CPython with its own linear memory.
 // Used by isolate.js (one execution per isolate) and warm.js (one instance per execution in a warm
 // worker). Both set up pyodide's environment the same way, once per isolate, when this module loads.
+import { writeImage } from "./image.js";
 import { BY_NAME } from "./precompiled.js";
 import { BASE_URL } from "./shim.js"; // first: pyodide decides its environment when imported
 import "./pyodide.asm.js"; // defines globalThis._createPyodideModule
@@ -28,32 +29,85 @@ globalThis.fetch = async (input, init) => {
 
 // CPython's wasm was compiled when the isolate was loaded; instantiate it instead of compiling bytes.
 // With a memory limit (`_memoryBytes`, which loadPyodide keeps in the instance's config), the instance
-// gets a memory that cannot grow past it (malloc fails: MemoryError).
+// gets a memory that cannot grow past it (malloc fails: MemoryError). `_image`: a compact snapshot
+// (image.js) to restore; `_channels`: gets the MessagePorts the instance opens (below).
 const createModule = globalThis._createPyodideModule;
 globalThis._createPyodideModule = (settings) => {
+  opening = settings.API?.config?._channels;
   settings.instantiateWasm = (imports, receiveInstance) => {
     imports.sentinel = new WebAssembly.Instance(BY_NAME.sentinel, {}).exports;
     const instance = new WebAssembly.Instance(pyodideWasm, imports);
     receiveInstance(instance, pyodideWasm);
     return instance.exports;
   };
+  /** @type {import("./image.js").Image | undefined} */
+  const image = settings.API?.config?._image;
   const memoryCap = settings.API?.config?._memoryBytes ?? 0;
   if (memoryCap > 0) {
-    const initial = Math.ceil((settings.INITIAL_MEMORY ?? 20 * 1024 * 1024) / WASM_PAGE);
+    const bytes = image ? image.header.length + image.bytes : settings.INITIAL_MEMORY;
+    const initial = Math.ceil((bytes ?? 20 * 1024 * 1024) / WASM_PAGE);
     const maximum = Math.max(initial, Math.floor(memoryCap / WASM_PAGE));
     settings.wasmMemory = new WebAssembly.Memory({ initial, maximum });
   }
-  return createModule(settings);
+  try {
+    const made = createModule(settings);
+    // Restoring a compact image: pyodide restores its header (JS state), then its pages are written.
+    return !image
+      ? made
+      : made.then((/** @type {{ HEAP8: Int8Array }} */ module) => {
+          const restore = settings.API.restoreSnapshot;
+          settings.API.restoreSnapshot = (/** @type {Uint8Array} */ header) => {
+            const state = restore(header);
+            writeImage(new Uint8Array(module.HEAP8.buffer), image);
+            return state;
+          };
+          return module;
+        });
+  } finally {
+    opening = undefined;
+  }
 };
 
+// pyodide's glue opens a MessageChannel per instance while it is made (how it schedules callbacks
+// soon) and listens on it: an open port is a root, so the instance, its linear memory included,
+// stayed reachable after its execution and each memory bomb's grown memory stayed resident. The
+// channels an instance opens are recorded (`_channels` of its config) for closeChannels.
+/** @type {MessagePort[] | undefined} */
+let opening;
+const Channel = globalThis.MessageChannel;
+if (typeof Channel === "function") {
+  globalThis.MessageChannel = class extends Channel {
+    constructor() {
+      super();
+      opening?.push(this.port1, this.port2);
+    }
+  };
+}
+
+/** Closes the channels an instance opened (boot's `channels`); it schedules nothing after. @param {MessagePort[]} ports */
+export function closeChannels(ports) {
+  for (const port of ports.splice(0)) {
+    port.onmessage = null;
+    port.close();
+  }
+}
+
 /**
- * A new interpreter. `snapshot`: restore it (bytes from makeMemorySnapshot); without one, boot from
+ * A new interpreter. `snapshot`: restore it (bytes from makeMemorySnapshot, or their compact image,
+ * image.js, which needs a `memoryBytes` limit); without one, boot from
  * scratch and import the driver (made to be snapshotted when `makeSnapshot`). `jsglobals`: what
  * Python's `js` module is (default: this isolate's globalThis). `memoryBytes`: the instance's memory
- * limit (0: none). Each call is independent of the others (no state is kept between them here).
- * @param {{ snapshot?: Uint8Array | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number }} how
+ * limit (0: none). `channels`: gets the MessagePorts the instance opens (closeChannels). Each call is
+ * independent of the others (no state is kept between them here).
+ * @param {{ snapshot?: Uint8Array | import("./image.js").Image | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number, channels?: MessagePort[] }} how
  */
-export async function boot({ snapshot = null, makeSnapshot = false, jsglobals, memoryBytes = 0 }) {
+export async function boot({
+  snapshot = null,
+  makeSnapshot = false,
+  jsglobals,
+  memoryBytes = 0,
+  channels = [],
+}) {
   const py = await loadPyodide({
     indexURL: BASE_URL,
     packageBaseUrl: BASE_URL,
@@ -61,8 +115,12 @@ export async function boot({ snapshot = null, makeSnapshot = false, jsglobals, m
     env: { HOME: "/home/pyodide" },
     _makeSnapshot: makeSnapshot,
     _memoryBytes: memoryBytes,
+    _channels: channels,
     ...(jsglobals ? { jsglobals } : {}),
-    ...(snapshot ? { _loadSnapshot: snapshot } : {}),
+    ...(snapshot instanceof Uint8Array ? { _loadSnapshot: snapshot } : {}),
+    ...(snapshot && !(snapshot instanceof Uint8Array)
+      ? { _loadSnapshot: snapshot.header, _image: snapshot }
+      : {}),
   });
   keepPythonErrors(py);
   if (snapshot) {

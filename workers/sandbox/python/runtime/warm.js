@@ -3,18 +3,21 @@
 // warm. Its first execution boots CPython (~1–2 s), makes a memory snapshot and hardens the JS realm
 // (harden.js); every execution then runs in a new CPython instance restored from that snapshot, with
 // its own linear memory (limited to the execution's memory), its own `js` globals and timers, and is
-// dropped when the execution ends. One execution runs at a time; the next instance is restored ahead,
-// in the waitUntil of the execution before, so an execution that finds it ready starts at once.
+// dropped when the execution ends (its timers and MessageChannel closed, so nothing keeps it). One
+// execution runs at a time, and its instance is restored when it has the turn (~0.15 s), not ahead:
+// a second instance measured ~80 MB more at the peak under memory attacks (docs/bench-log.md; the
+// worker's memory: docs/security.md "Memory on each engine").
 // Each execution is a request of its own, and a request can end without running its `finally` (the
 // runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
-// bytes, one restored instance no execution has touched, and who holds the turn until when.
+// bytes and who holds the turn until when.
 // Python code that calls TypeScript skills does not come here: they are modules, and a warm worker's
 // code is fixed (the gateway places it in a fresh isolate, isolate.js). Python skills come as data
 // (options.pythonSkills), run by the interpreter (_sandbox_skills.py).
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { boot, snapshotOf } from "./boot.js";
+import { boot, closeChannels, snapshotOf } from "./boot.js";
 import { harden } from "./harden.js";
+import { compactImage } from "./image.js";
 import { skillCaller } from "./invoke-skills.js";
 import { RUN_GRACE_MS, runPython } from "./run-python.js";
 
@@ -23,13 +26,11 @@ const RESTORE_TURN_MS = 15_000;
 /** How long booting CPython and making the snapshot may (the first execution; ~1.5–3 s, more when starved). */
 const SNAPSHOT_TURN_MS = 60_000;
 
-/** @type {Uint8Array | undefined} */
+/** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
-/** @type {{ memoryBytes: number, instance: Instance } | undefined} */
-let spare;
 /**
- * Whose turn it is (an execution, or restoring the next instance): until when at the latest, and a
- * promise its request settles when it gives the turn back.
+ * Whose turn it is (an execution): until when at the latest, and a promise its request settles when
+ * it gives the turn back.
  * @type {Turn | undefined}
  */
 let turn;
@@ -69,7 +70,7 @@ export default class PythonWarm extends WorkerEntrypoint {
         code,
         bridge,
         async () => {
-          instance = await take(memoryBytes);
+          instance = await restore(memoryBytes);
           return instance.py;
         },
         (toJson, unwrap, track) => skillCaller(bridge, {}, options.missingSkills, toJson, unwrap, track).call,
@@ -77,8 +78,6 @@ export default class PythonWarm extends WorkerEntrypoint {
     } finally {
       instance?.close();
       mine.giveBack();
-      // After a macrotask: restoring takes the thread for ~0.15 s, and the report must go out first.
-      this.ctx.waitUntil(new Promise((go) => setTimeout(go, 0)).then(() => prepare(memoryBytes)));
     }
   }
 }
@@ -127,46 +126,38 @@ async function takeTurn(deadline, holdMs) {
   return mine;
 }
 
-/** The instance restored ahead when it has this memory limit, else a new one. @param {number} memoryBytes */
-async function take(memoryBytes) {
-  const ready = spare;
-  spare = undefined;
-  if (ready?.memoryBytes === memoryBytes) return ready.instance;
-  ready?.instance.close();
-  return restore(memoryBytes);
-}
-
-/** Restores the next instance when nothing runs or waits. @param {number} memoryBytes */
-async function prepare(memoryBytes) {
-  if (spare || turn) return;
-  const mine = await takeTurn(Date.now(), RESTORE_TURN_MS);
-  if (!mine) return;
-  try {
-    const instance = await restore(memoryBytes);
-    if (spare) instance.close();
-    else spare = { memoryBytes, instance };
-  } catch {
-    // The next execution restores its own and reports what failed.
-  } finally {
-    mine.giveBack();
-  }
-}
-
 /** @param {number} memoryBytes @returns {Promise<Instance>} */
 async function restore(memoryBytes) {
   const bytes = await snapshotOnce();
   const realm = executionGlobals();
-  const py = await boot({ snapshot: bytes, jsglobals: realm.globals, memoryBytes });
-  return { py, close: realm.close };
+  /** @type {MessagePort[]} */
+  const channels = [];
+  const close = () => {
+    realm.close();
+    closeChannels(channels);
+  };
+  try {
+    const py = await boot({ snapshot: bytes, jsglobals: realm.globals, memoryBytes, channels });
+    return { py, close };
+  } catch (err) {
+    close();
+    throw err;
+  }
 }
 
 /** This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm. */
 async function snapshotOnce() {
   if (snapshot) return snapshot;
-  const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals });
-  if (!snapshot) {
-    snapshot = snapshotOf(py);
-    harden([globalThis, py._api.runtimeEnv]);
+  /** @type {MessagePort[]} */
+  const channels = [];
+  try {
+    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, channels });
+    if (!snapshot) {
+      snapshot = compactImage(snapshotOf(py));
+      harden([globalThis, py._api.runtimeEnv]);
+    }
+  } finally {
+    closeChannels(channels);
   }
   return snapshot;
 }
