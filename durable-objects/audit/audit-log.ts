@@ -1,21 +1,23 @@
-import { z } from "zod";
 import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
 import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
 import { TeamLimits } from "../limiter/team-limits";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
+  clampRetention,
+  parseInput,
   type AuditCursor,
   AuditEntry,
   type AuditPage,
   AuditQuery,
   type AuditUsage,
   AuditUsageRange,
+  type CarriedAudit,
   RETENTION_DEFAULT_DAYS,
-  RETENTION_MAX_DAYS,
 } from "./entry";
 import { ENTRY_COLUMNS, ENTRY_PLACEHOLDERS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
 import { aggregateUsage, UsageTables } from "./usage";
+import { type Batch, createBatchTable, unwrittenEntries } from "./batches";
 
 const DAY_MS = 86_400_000;
 
@@ -56,6 +58,7 @@ export class AuditLog extends TeamLimits {
       status TEXT NOT NULL, error TEXT, duration_ms INTEGER NOT NULL, result_bytes INTEGER NOT NULL)`);
     sql.exec("CREATE INDEX IF NOT EXISTS entries_ts ON entries (ts)");
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    createBatchTable(sql);
     // Added after the first release: objects made before get the column (NULL in their old rows).
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
     if (!columns.some((c) => c.name === "tool_calls"))
@@ -79,23 +82,45 @@ export class AuditLog extends TeamLimits {
   /**
    * Returns the `released` leases (TeamLimits.release), then writes entries and their aggregates
    * (`usage_*`, entries within the retention only) in one transaction and drops rows past the
-   * retention; invalid entries are skipped.
+   * retention; invalid entries are skipped. With a `batch` id, entries of a batch already written are
+   * not written again.
    */
   async append(
     entries: AuditEntry[],
     retentionDays: number,
     released: string[] = [],
+    batch?: string,
   ): Promise<{ written: number; skipped: number }> {
     if (released.length > 0) this.release(released);
     if (entries.length === 0) return { written: 0, skipped: 0 };
-    const valid = entries.flatMap((e) => {
-      const parsed = AuditEntry.safeParse(e);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const skipped = entries.length - valid.length;
-    if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
+    const counts = this.#write([{ id: batch, entries }], retentionDays);
+    await this.#armAlarm();
+    return counts;
+  }
+
+  /** An admit's carried entries (TeamLimits.admit), written in its event; false when the write failed. */
+  protected override appendCarried(audit: CarriedAudit): boolean {
+    try {
+      this.#write(audit.batches, audit.retentionDays);
+    } catch (err) {
+      log("error", "carried audit entries not written", {
+        batches: audit.batches.length,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return false;
+    }
+    this.#armAlarm().catch((err: unknown) =>
+      log("error", "audit alarm not set", { error: err instanceof Error ? err.message : String(err) }),
+    );
+    return true;
+  }
+
+  /** The batches' valid entries not written before, in one transaction; the changed limits saved with them. */
+  #write(batches: Batch[], retentionDays: number): { written: number; skipped: number } {
     const sql = this.ctx.storage.sql;
     const days = clampRetention(retentionDays);
+    let written = 0;
+    let skipped = 0;
     this.ctx.storage.transactionSync(() => {
       if (days !== this.#retention) {
         sql.exec(
@@ -105,21 +130,31 @@ export class AuditLog extends TeamLimits {
         this.#retention = days;
       }
       const cutoff = this.cutoff();
+      const valid = unwrittenEntries(sql, batches, Date.now()).flatMap((e) => {
+        const parsed = AuditEntry.safeParse(e);
+        if (!parsed.success) skipped++;
+        return parsed.success ? [parsed.data] : [];
+      });
       for (const e of valid) {
         sql.exec(
           `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
           ...entryRowValues(e),
         );
       }
+      written = valid.length;
       this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
       this.prune(cutoff);
     });
+    if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
     this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
-    if (!this.#alarmSet) {
-      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
-      this.#alarmSet = true;
-    }
-    return { written: valid.length, skipped };
+    return { written, skipped };
+  }
+
+  /** The daily alarm that prunes, set once per instance when none is due. */
+  async #armAlarm(): Promise<void> {
+    if (this.#alarmSet) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    this.#alarmSet = true;
   }
 
   /** Newest first; `since`/`until` inclusive; rows past the retention are never returned. */
@@ -258,18 +293,4 @@ export interface SandboxUsage {
   dynamicWorkers: number;
   loads: number;
   pooled: number;
-}
-
-/**
- * `schema.parse`, failing with a TypeError that lists the problems by field: a ZodError reaches an
- * RPC caller as its bare name, `ZodError`, without them.
- */
-function parseInput<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new TypeError(`Invalid ${what}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-function clampRetention(days: number): number {
-  return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
 }

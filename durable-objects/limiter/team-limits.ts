@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../../shared/log";
+import type { CarriedAudit } from "../audit/entry";
 
 export interface TakeResult {
   allowed: boolean;
@@ -15,6 +16,8 @@ export interface TakeResult {
 /** A take, and when one was asked for and the take was allowed, the lease: its id, or null when all are held. */
 export interface Admission extends TakeResult {
   lease?: string | null;
+  /** when the admit carried audit entries: whether they were written (false: the gateway sends them again) */
+  appended?: boolean;
 }
 
 /** One request's admit, as `admitMany` takes it. */
@@ -24,6 +27,7 @@ export interface AdmitAsk {
   count: number;
   lease?: { max: number; ttlMs: number };
   released: string[];
+  audit?: CarriedAudit | undefined;
 }
 
 /** A key's credits (one per request or JSON-RPC message) and when they were counted. */
@@ -67,10 +71,11 @@ export class TeamLimits extends DurableObject {
   #due: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * One call per request: returns the `released` leases of executions that ended (the gateway sends
-   * them with its next call, workers/gateway/admission/leases.ts), takes `count` credits from the key's bucket (all or
-   * none) and, when the take is allowed and `lease` is given, a lease for one of `lease.max`
-   * concurrent executions.
+   * One call per request: returns the `released` leases of executions that ended first (the gateway
+   * sends them with its next call, workers/gateway/audit/record.ts), so that they never refuse this
+   * one; takes `count` credits from the key's bucket (all or none) and, when the take is allowed and
+   * `lease` is given, a lease for one of `lease.max` concurrent executions; then appends the `audit`
+   * entries the gateway carried (`appended` says whether they were written).
    */
   admit(
     keyId: string,
@@ -78,16 +83,26 @@ export class TeamLimits extends DurableObject {
     count: number,
     lease?: { max: number; ttlMs: number },
     released: string[] = [],
+    audit?: CarriedAudit,
   ): Admission {
     if (released.length > 0) this.release(released);
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
-    if (!taken.allowed || lease === undefined) return taken;
-    return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
+    const admission: Admission =
+      taken.allowed && lease !== undefined ? { ...taken, lease: this.acquire(lease.max, lease.ttlMs) } : taken;
+    return audit === undefined ? admission : { ...admission, appended: this.appendCarried(audit) };
   }
 
   /** Several admits in one call, each decided on its own, in order (workers/gateway/admission/admission-line.ts). */
   admitMany(asks: AdmitAsk[]): Admission[] {
-    return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released));
+    return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released, a.audit));
+  }
+
+  /**
+   * Writes audit entries an admit carried: the team's `AuditLog` does; these limits alone (a
+   * `RateLimiter`, used only without an AUDIT binding, when the gateway has no entries) cannot.
+   */
+  protected appendCarried(_audit: CarriedAudit): boolean {
+    throw new TypeError("this limiter keeps no audit log; audit entries go to the team's AuditLog");
   }
 
   /**
@@ -118,8 +133,9 @@ export class TeamLimits extends DurableObject {
     };
   }
 
-  /** A lease for one of `max` concurrent executions, or null when all are taken. */
-  acquire(max: number, ttlMs: number): string | null {
+  /** A lease for one of `max` concurrent executions, or null when all are taken; `released` go back first. */
+  acquire(max: number, ttlMs: number, released: string[] = []): string | null {
+    if (released.length > 0) this.release(released);
     const now = Date.now();
     const live = (this.read<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
     if (live.length >= max) {
