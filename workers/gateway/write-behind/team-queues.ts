@@ -8,7 +8,7 @@
  * new one opened.
  */
 export class TeamQueues<T> {
-  readonly #open = new Map<string, { items: T[]; last: number }>();
+  readonly #open = new Map<string, { items: T[]; last: number; wake?: () => void }>();
   readonly #taken = new WeakSet<T[]>();
 
   constructor(
@@ -30,7 +30,7 @@ export class TeamQueues<T> {
     }
     const fresh = { items: [item], last: Date.now() };
     this.#open.set(team, fresh);
-    return this.#sendLater(team, fresh.items, send);
+    return this.#sendLater(team, fresh, send);
   }
 
   /** The team's open queue, now the caller's to send; [] when none, or when it got an item within `quietMs`. */
@@ -39,16 +39,28 @@ export class TeamQueues<T> {
     if (!queue || Date.now() - queue.last < quietMs) return [];
     this.#open.delete(team);
     this.#taken.add(queue.items);
+    queue.wake?.(); // its opener stops waiting now, not at its timer
     return queue.items;
   }
 
-  async #sendLater(team: string, items: T[], send: (items: T[]) => Promise<void>): Promise<void> {
+  async #sendLater(
+    team: string,
+    queue: { items: T[]; wake?: () => void },
+    send: (items: T[]) => Promise<void>,
+  ): Promise<void> {
+    const { items } = queue;
     const opened = Date.now();
     const isOpen = () => this.#open.get(team)?.items === items;
     let seen = 0;
     while (items.length > seen && isOpen() && Date.now() - opened < this.maxAgeMs) {
       seen = items.length;
-      await new Promise((resolve) => setTimeout(resolve, this.windowMs));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.windowMs);
+        queue.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
     if (isOpen()) this.#open.delete(team);
     if (!this.#taken.has(items)) await send(items);
