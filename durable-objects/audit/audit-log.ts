@@ -2,10 +2,9 @@ import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session
 import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
 import { TeamLimits } from "../limiter/team-limits";
+import { type Batch, createBatchTable, unwrittenEntries } from "./batches";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
-  clampRetention,
-  parseInput,
   type AuditCursor,
   AuditEntry,
   type AuditPage,
@@ -13,11 +12,12 @@ import {
   type AuditUsage,
   AuditUsageRange,
   type CarriedAudit,
+  clampRetention,
+  parseInput,
   RETENTION_DEFAULT_DAYS,
 } from "./entry";
 import { ENTRY_COLUMNS, ENTRY_PLACEHOLDERS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
 import { aggregateUsage, UsageTables } from "./usage";
-import { type Batch, createBatchTable, unwrittenEntries } from "./batches";
 
 const DAY_MS = 86_400_000;
 

@@ -88,7 +88,9 @@ export class TeamLimits extends DurableObject {
     if (released.length > 0) this.release(released);
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
     const admission: Admission =
-      taken.allowed && lease !== undefined ? { ...taken, lease: this.acquire(lease.max, lease.ttlMs) } : taken;
+      taken.allowed && lease !== undefined
+        ? { ...taken, lease: this.acquire(lease.max, lease.ttlMs) }
+        : taken;
     return audit === undefined ? admission : { ...admission, appended: this.appendCarried(audit) };
   }
 

@@ -56,7 +56,9 @@ export function recordAudit(
     if (!auditNamespace(env)) return;
     waitUntil(
       (typeof made === "function" ? made() : Promise.resolve(made))
-        .then((list) => Promise.all(list.map((e) => entries.add(e.team, e, flushEntries(env, e.team, waitUntil)))))
+        .then((list) =>
+          Promise.all(list.map((e) => entries.add(e.team, e, flushEntries(env, e.team, waitUntil)))),
+        )
         .catch((err) => log("error", "audit entries lost", { error: describe(err) })),
     );
   } catch (err) {
