@@ -1,4 +1,3 @@
-import type { AuditLog } from "../../../durable-objects/audit/audit-log";
 import type { AuditBatch, AuditEntry, CarriedAudit } from "../../../durable-objects/audit/entry";
 import { log } from "../../../shared/log";
 import { TeamQueues } from "../write-behind/team-queues";
@@ -135,7 +134,8 @@ function flushEntries(env: object, team: string, waitUntil: WaitUntil) {
 
 /** One `append` per batch (the leases with the first); a failure is logged and what failed queued again. */
 async function send(env: object, team: string, carried: Carried, waitUntil: WaitUntil): Promise<void> {
-  const ns = auditNamespace(env) as DurableObjectNamespace<AuditLog>;
+  const ns = auditNamespace(env);
+  if (!ns) return;
   const stub = auditLogOf(ns, team);
   const batches = carried.audit?.batches ?? [];
   const days = carried.audit?.retentionDays ?? retentionDays(env);
