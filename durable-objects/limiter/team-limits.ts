@@ -46,9 +46,12 @@ const LEASES = "leases";
 /**
  * Changes reach storage this long after the first change since the last write, all of the window's
  * changes in one put: a disk sync (locally) or a replica round (in production) per request blocked
- * more than the call itself costs (docs/bench-log.md).
+ * more than the call itself costs (docs/bench-log.md). Longer than the gateway keeps an ended
+ * execution's lease and audit entries for the team's next admit (1 s, workers/gateway/audit/record.ts),
+ * so that the call that brings them, which writes the changes with its entries (`saveHeld`), finds
+ * the write still due and no timer of its own writes them before it.
  */
-export const WRITE_BEHIND_MS = 100;
+export const WRITE_BEHIND_MS = 1_200;
 
 /** Keys per storage put (the key-value API's limit). */
 const PUT_MAX_KEYS = 128;
