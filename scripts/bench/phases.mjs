@@ -113,7 +113,7 @@ async function afterAnswer(gw, session, group, code) {
     "the execution (a warm worker's next interpreter, made a macrotask after its report, mostly lands here too)",
     "the warm worker's memory zeroing and next interpreter, when after the answer",
     "the audit entries' hashing (the lease and the entries wait for the next admit, up to 1 s: audit/record.ts)",
-    "what is left: the limiter's write-behind when no admit saved it (100 ms: team-limits.ts), timers, GC",
+    "what is left: the limiter's write-behind when nothing saved it (1.2 s: team-limits.ts), timers, GC",
   ];
   console.log(
     `after the answer: ${AFTER_RUNS} executes one at a time, ${QUIET_MS} ms of quiet before each; median workerd CPU ms per window`,
