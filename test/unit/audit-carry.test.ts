@@ -37,7 +37,8 @@ describe("an isolate's leases and audit entries, carried by the team's next admi
     await sleep(300); // an agent's think time: longer than the entries' quiet, shorter than the queue's age
     expect(storageCalls().doRequest - before).toBe(1); // the admit only: nothing went on its own
     expect(await log(team).query({})).toEqual([]);
-    // The team's one lease is still held in the object: the admit returns it before deciding.
+    // The team's one lease is still held in the object: the next admit returns it before deciding.
+    expect(await limiter(env, team).acquire(1, 60_000)).toBeNull();
     const b = await send(2);
     expect(b.body.result).toBe(2);
     expect(storageCalls().doRequest - before).toBe(2);
