@@ -9,13 +9,13 @@ import { auditLogOf, auditNamespace, retentionDays } from "./store";
  * next admit from this isolate (admission/admit.ts: one Durable Object request per execution for an
  * agent that sends one at a time), or on their own, together, QUEUE_MAX_AGE_MS after the first of
  * them (the request that queued it keeps its `waitUntil` open until then). An admit takes the
- * entries only once ENTRIES_SETTLE_MS passed without a new one, so under steady load they still go once a
+ * entries only once ENTRIES_QUIET_MS passed without a new one, so under steady load they still go once a
  * second instead of with every admit (a Durable Object call and its transaction cost about the same
  * CPU whatever they carry: docs/bench-log.md). A held lease can only refuse an execution of another
  * isolate early, never admit one too many.
  */
 export const QUEUE_MAX_AGE_MS = 1_000;
-const ENTRIES_SETTLE_MS = 100;
+const ENTRIES_QUIET_MS = 100;
 const QUEUE_MAX_ENTRIES = 500;
 /** Sends of one batch before its entries are given up (logged). */
 const MAX_SENDS = 3;
@@ -82,9 +82,9 @@ export function takeLeases(team: string): string[] {
 
 /**
  * What an admit of `team` carries: its queued leases, and its entries once they have been quiet for
- * ENTRIES_SETTLE_MS (`quietMs`); now the caller's to send, or to give back with `requeue`.
+ * ENTRIES_QUIET_MS (`quietMs`); now the caller's to send, or to give back with `requeue`.
  */
-export function takeCarried(env: object, team: string, quietMs = ENTRIES_SETTLE_MS): Carried {
+export function takeCarried(env: object, team: string, quietMs = ENTRIES_QUIET_MS): Carried {
   return carriedOf(env, leases.take(team), entries.take(team, quietMs));
 }
 
