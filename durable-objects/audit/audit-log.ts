@@ -16,38 +16,32 @@ import {
   parseInput,
   RETENTION_DEFAULT_DAYS,
 } from "./entry";
-import { ENTRY_COLUMNS, ENTRY_PLACEHOLDERS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
-import { aggregateUsage, UsageTables } from "./usage";
+import {
+  ENTRY_COLUMNS,
+  ENTRY_PLACEHOLDERS,
+  type EntryRow,
+  entryRowValues,
+  KIND_SQL,
+  STATUS_SQL,
+  toEntry,
+} from "./entry-row";
+import { aggregateUsage, type SandboxUsage, UsageTables } from "./usage";
 
 const DAY_MS = 86_400_000;
 
 /**
- * The `kind` / `status` filters as SQL with the value written in (from these closed lists, never
- * from input), so that SQLite can prove a filter on a rare value implies `entries_rare`'s condition
- * and read that partial index; a bound parameter would hide the value from the planner.
- */
-const KIND_SQL: Record<AuditEntry["kind"], string> = {
-  execute: "kind = 'execute'",
-  tool_call: "kind = 'tool_call'",
-  approval: "kind = 'approval'",
-};
-const STATUS_SQL: Record<AuditEntry["status"], string> = {
-  ok: "status = 'ok'",
-  error: "status = 'error'",
-  cancelled: "status = 'cancelled'",
-};
-
-/**
- * One team's audit log (named by the team), in this object's SQLite database; it also keeps the
- * team's rate limits (TeamLimits), so that an ended execution's lease goes back in its audit append. Rows older than the
- * retention are deleted on every append and by a daily alarm, and never returned by `query`. Each
- * append also adds to per-hour and per-day aggregates (`usage_*`) in its transaction, which `usage`
- * reads instead of the entries. Schema: docs/storage-schema.md.
+ * One team's audit log (named by the team), in its SQLite database; it also keeps the team's rate
+ * limits (TeamLimits: an ended execution's lease and its entries come back in one call). Rows past
+ * the retention are deleted on every write and by a daily alarm, never returned by `query`. Each
+ * write adds to per-hour and per-day aggregates (`usage_*`), which `usage` reads. Schema: docs/storage-schema.md.
  */
 export class AuditLog extends TeamLimits {
   #retention: number | undefined;
   #alarmSet = false;
   readonly #usage: UsageTables;
+  /** batches admits carried, not yet written (appendCarried), and the retention they came with */
+  readonly #carried: Batch[] = [];
+  #carriedDays = RETENTION_DEFAULT_DAYS;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -92,59 +86,80 @@ export class AuditLog extends TeamLimits {
     batch?: string,
   ): Promise<{ written: number; skipped: number }> {
     if (released.length > 0) this.release(released);
-    if (entries.length === 0) return { written: 0, skipped: 0 };
+    if (entries.length === 0 && this.#carried.length === 0) return { written: 0, skipped: 0 };
     const counts = this.#write([{ id: batch, entries }], retentionDays);
     await this.#armAlarm();
     return counts;
   }
 
-  /** An admit's carried entries (TeamLimits.admit), written in its event; false when the write failed. */
-  protected override appendCarried(audit: CarriedAudit): boolean {
-    try {
-      this.#write(audit.batches, audit.retentionDays);
-    } catch (err) {
-      log("error", "carried audit entries not written", {
-        batches: audit.batches.length,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return false;
-    }
-    this.#armAlarm().catch((err: unknown) =>
-      log("error", "audit alarm not set", { error: err instanceof Error ? err.message : String(err) }),
-    );
-    return true;
+  /**
+   * An admit's carried entries (TeamLimits.admit): kept until the limits' write-behind, which writes
+   * them with the limits in one transaction (an admit answers without waiting for a write), or an
+   * append or a read, which writes them first.
+   */
+  protected override appendCarried(audit: CarriedAudit): void {
+    this.#carried.push(...audit.batches);
+    this.#carriedDays = audit.retentionDays;
+    this.writeLater();
   }
 
-  /** The batches' valid entries not written before, in one transaction; the changed limits saved with them. */
+  /** The write-behind: carried entries and the limits in one transaction, or the limits alone. */
+  protected override writeBehind(): void {
+    if (this.#carried.length === 0) super.writeBehind();
+    else
+      try {
+        this.#writeCarried();
+        this.#armAlarm().catch((err: unknown) => log("error", "audit alarm not set", { error: String(err) }));
+      } catch (err) {
+        log("error", "audit write failed", { error: String(err) });
+        this.writeLater(); // the entries stay carried, for the next window
+      }
+  }
+
+  /** Carried entries, written before a read. */
+  #writeCarried(): void {
+    if (this.#carried.length > 0) this.#write([], this.#carriedDays);
+  }
+
+  /**
+   * The carried batches' and `batches`' valid entries not written before, in one transaction; the
+   * changed limits saved with them. A failed transaction leaves the carried batches carried.
+   */
   #write(batches: Batch[], retentionDays: number): { written: number; skipped: number } {
     const sql = this.ctx.storage.sql;
     const days = clampRetention(retentionDays);
+    const carried = this.#carried.splice(0);
     let written = 0;
     let skipped = 0;
-    this.ctx.storage.transactionSync(() => {
-      if (days !== this.#retention) {
-        sql.exec(
-          "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          days,
-        );
-        this.#retention = days;
-      }
-      const cutoff = this.cutoff();
-      const valid = unwrittenEntries(sql, batches, Date.now()).flatMap((e) => {
-        const parsed = AuditEntry.safeParse(e);
-        if (!parsed.success) skipped++;
-        return parsed.success ? [parsed.data] : [];
+    try {
+      this.ctx.storage.transactionSync(() => {
+        if (days !== this.#retention) {
+          sql.exec(
+            "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            days,
+          );
+          this.#retention = days;
+        }
+        const cutoff = this.cutoff();
+        const valid = unwrittenEntries(sql, [...carried, ...batches], Date.now()).flatMap((e) => {
+          const parsed = AuditEntry.safeParse(e);
+          if (!parsed.success) skipped++;
+          return parsed.success ? [parsed.data] : [];
+        });
+        for (const e of valid) {
+          sql.exec(
+            `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
+            ...entryRowValues(e),
+          );
+        }
+        written = valid.length;
+        this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
+        this.prune(cutoff);
       });
-      for (const e of valid) {
-        sql.exec(
-          `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
-          ...entryRowValues(e),
-        );
-      }
-      written = valid.length;
-      this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
-      this.prune(cutoff);
-    });
+    } catch (err) {
+      this.#carried.unshift(...carried);
+      throw err;
+    }
     if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
     this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
     return { written, skipped };
@@ -183,6 +198,7 @@ export class AuditLog extends TeamLimits {
    * `cancelled` or `kind` is `approval`.
    */
   #select(q: AuditQuery, limit: number): Array<{ entry: AuditEntry; cursor: AuditCursor }> {
+    this.#writeCarried();
     const where = ["ts >= ?"];
     const params: Array<string | number> = [Math.max(q.since ?? 0, this.cutoff())];
     if (q.until !== undefined) {
@@ -215,6 +231,7 @@ export class AuditLog extends TeamLimits {
    * the aggregate tables only (usage.ts).
    */
   async usage(since: number, until: number): Promise<AuditUsage> {
+    this.#writeCarried();
     return this.#usage.read(parseInput(AuditUsageRange, { since, until }, "usage range"), this.cutoff());
   }
 
@@ -224,17 +241,8 @@ export class AuditLog extends TeamLimits {
    * Dynamic Worker once per day by its id and code; a pool id names both). Reads the `ts` index.
    */
   async sandboxUsage(since: number, until: number): Promise<SandboxUsage> {
-    const row = this.ctx.storage.sql
-      .exec<{ executions: number; loads: number | null; pooled: number }>(
-        `SELECT COUNT(*) AS executions, SUM(worker = 'load') AS loads,
-           COUNT(DISTINCT CASE WHEN worker != 'load' THEN (ts / ${DAY_MS}) || ' ' || worker END) AS pooled
-         FROM entries WHERE kind = 'execute' AND ts >= ? AND ts <= ?`,
-        Math.max(since, this.cutoff()),
-        until,
-      )
-      .one();
-    const loads = row.loads ?? 0;
-    return { executions: row.executions, dynamicWorkers: loads + row.pooled, loads, pooled: row.pooled };
+    this.#writeCarried();
+    return this.#usage.sandbox(since, until, this.cutoff());
   }
 
   /**
@@ -243,6 +251,7 @@ export class AuditLog extends TeamLimits {
    * the team's and live.
    */
   async history(sessionId: string): Promise<HistoryEntry[]> {
+    this.#writeCarried();
     const rows = this.ctx.storage.sql
       .exec<Pick<EntryRow, "ts" | "duration_ms" | "tool_calls" | "error" | "result_bytes">>(
         `SELECT ts, duration_ms, tool_calls, error, result_bytes FROM entries
@@ -285,12 +294,4 @@ export class AuditLog extends TeamLimits {
       .toArray()[0]?.value;
     return Date.now() - clampRetention(stored ?? RETENTION_DEFAULT_DAYS) * DAY_MS;
   }
-}
-
-/** `AuditLog.sandboxUsage`: `pooled` counts a warm worker's id once per UTC day. */
-export interface SandboxUsage {
-  executions: number;
-  dynamicWorkers: number;
-  loads: number;
-  pooled: number;
 }

@@ -16,8 +16,6 @@ export interface TakeResult {
 /** A take, and when one was asked for and the take was allowed, the lease: its id, or null when all are held. */
 export interface Admission extends TakeResult {
   lease?: string | null;
-  /** when the admit carried audit entries: whether they were written (false: the gateway sends them again) */
-  appended?: boolean;
 }
 
 /** One request's admit, as `admitMany` takes it. */
@@ -77,8 +75,8 @@ export class TeamLimits extends DurableObject {
    * One call per request: returns the `released` leases of executions that ended first (the gateway
    * sends them with its next call, workers/gateway/audit/record.ts), so that they never refuse this
    * one; takes `count` credits from the key's bucket (all or none) and, when the take is allowed and
-   * `lease` is given, a lease for one of `lease.max` concurrent executions; then appends the `audit`
-   * entries the gateway carried (`appended` says whether they were written).
+   * `lease` is given, a lease for one of `lease.max` concurrent executions; and takes the `audit`
+   * entries the gateway carried, to write them with the limits (AuditLog).
    */
   admit(
     keyId: string,
@@ -90,11 +88,9 @@ export class TeamLimits extends DurableObject {
   ): Admission {
     if (released.length > 0) this.release(released);
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
-    const admission: Admission =
-      taken.allowed && lease !== undefined
-        ? { ...taken, lease: this.acquire(lease.max, lease.ttlMs) }
-        : taken;
-    return audit === undefined ? admission : { ...admission, appended: this.appendCarried(audit) };
+    if (audit !== undefined) this.appendCarried(audit);
+    if (!taken.allowed || lease === undefined) return taken;
+    return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
   }
 
   /** Several admits in one call, each decided on its own, in order (workers/gateway/admission/admission-line.ts). */
@@ -103,10 +99,10 @@ export class TeamLimits extends DurableObject {
   }
 
   /**
-   * Writes audit entries an admit carried: the team's `AuditLog` does; these limits alone (a
+   * Takes audit entries an admit carried: the team's `AuditLog` does; these limits alone (a
    * `RateLimiter`, used only without an AUDIT binding, when the gateway has no entries) cannot.
    */
-  protected appendCarried(_audit: CarriedAudit): boolean {
+  protected appendCarried(_audit: CarriedAudit): void {
     throw new TypeError("this limiter keeps no audit log; audit entries go to the team's AuditLog");
   }
 
@@ -170,8 +166,13 @@ export class TeamLimits extends DurableObject {
 
   private save(key: string, value: unknown): void {
     this.#held.set(key, value);
-    this.#due ??= setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
+    this.writeLater();
     this.#unsaved.add(key);
+  }
+
+  /** Sets the write-behind's timer, unless one is due. */
+  protected writeLater(): void {
+    this.#due ??= setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
   }
 
   /**
@@ -187,7 +188,7 @@ export class TeamLimits extends DurableObject {
   }
 
   /** The window's changes, in puts that storage confirms later (`allowUnconfirmed`). */
-  private writeBehind(): void {
+  protected writeBehind(): void {
     this.#due = undefined;
     const keys = [...this.#unsaved];
     this.#unsaved.clear();

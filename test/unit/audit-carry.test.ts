@@ -3,6 +3,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AuditLog } from "../../durable-objects/audit/audit-log";
+import { WRITE_BEHIND_MS } from "../../durable-objects/limiter/team-limits";
 import { limiter } from "../../workers/gateway/admission/limiter";
 import { recordAudit } from "../../workers/gateway/audit";
 import worker from "../../workers/gateway/index";
@@ -57,12 +58,20 @@ describe("an isolate's leases and audit entries, carried by the team's next admi
     expect(await stub.append(batch.entries, 30, [], batch.id)).toEqual({ written: 2, skipped: 0 });
     expect(await stub.append(batch.entries, 30, [], batch.id)).toEqual({ written: 0, skipped: 0 });
     const other = { id: "b-2", entries: [entry("carry-once")] };
-    const admitted = await stub.admit("k", 100, 1, undefined, [], {
-      batches: [batch, other],
-      retentionDays: 30,
-    });
-    expect(admitted).toMatchObject({ allowed: true, appended: true });
+    const carried = { batches: [batch, other], retentionDays: 30 };
+    expect(await stub.admit("k", 100, 1, undefined, [], carried)).toMatchObject({ allowed: true });
+    expect(await stub.admit("k", 100, 1, undefined, [], carried)).toMatchObject({ allowed: true });
+    expect(await stub.query({})).toHaveLength(3); // a read writes what admits carried first
     expect(await rowCount("carry-once")).toBe(3);
+  });
+
+  it("writes what an admit carried with the limits' write-behind, not before the admit's answer", async () => {
+    const stub = log("carry-behind");
+    const carried = { batches: [{ id: "b-3", entries: [entry("carry-behind")] }], retentionDays: 30 };
+    expect(await stub.admit("k", 100, 1, undefined, [], carried)).toMatchObject({ allowed: true });
+    expect(await rowCount("carry-behind")).toBe(0);
+    await sleep(WRITE_BEHIND_MS + 100);
+    expect(await rowCount("carry-behind")).toBe(1);
   });
 
   it("sends a batch whose append failed again, and it is written once", async () => {

@@ -65,7 +65,6 @@ export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
       }),
     false,
   );
-  if (result.appended === false) giveBack(env, team, { ...carried, released: [] }, waitUntil);
   const headers = {
     "RateLimit-Limit": String(result.limit),
     "RateLimit-Remaining": String(result.remaining),
