@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { type HistoryEntry, SESSION_LIMITS } from "../../shared/contract/session";
 import { isoTime } from "../../shared/contract/time";
 import { log } from "../../shared/log";
 import { TeamLimits } from "../limiter/team-limits";
+import { type Batch, createBatchTable, unwrittenEntries } from "./batches";
 import {
   AUDIT_QUERY_DEFAULT_LIMIT,
   type AuditCursor,
@@ -11,41 +11,37 @@ import {
   AuditQuery,
   type AuditUsage,
   AuditUsageRange,
+  type CarriedAudit,
+  clampRetention,
+  parseInput,
   RETENTION_DEFAULT_DAYS,
-  RETENTION_MAX_DAYS,
 } from "./entry";
-import { ENTRY_COLUMNS, ENTRY_PLACEHOLDERS, type EntryRow, entryRowValues, toEntry } from "./entry-row";
-import { aggregateUsage, UsageTables } from "./usage";
+import {
+  ENTRY_COLUMNS,
+  ENTRY_PLACEHOLDERS,
+  type EntryRow,
+  entryRowValues,
+  KIND_SQL,
+  STATUS_SQL,
+  toEntry,
+} from "./entry-row";
+import { aggregateUsage, type SandboxUsage, UsageTables } from "./usage";
 
 const DAY_MS = 86_400_000;
 
 /**
- * The `kind` / `status` filters as SQL with the value written in (from these closed lists, never
- * from input), so that SQLite can prove a filter on a rare value implies `entries_rare`'s condition
- * and read that partial index; a bound parameter would hide the value from the planner.
- */
-const KIND_SQL: Record<AuditEntry["kind"], string> = {
-  execute: "kind = 'execute'",
-  tool_call: "kind = 'tool_call'",
-  approval: "kind = 'approval'",
-};
-const STATUS_SQL: Record<AuditEntry["status"], string> = {
-  ok: "status = 'ok'",
-  error: "status = 'error'",
-  cancelled: "status = 'cancelled'",
-};
-
-/**
- * One team's audit log (named by the team), in this object's SQLite database; it also keeps the
- * team's rate limits (TeamLimits), so that an ended execution's lease goes back in its audit append. Rows older than the
- * retention are deleted on every append and by a daily alarm, and never returned by `query`. Each
- * append also adds to per-hour and per-day aggregates (`usage_*`) in its transaction, which `usage`
- * reads instead of the entries. Schema: docs/storage-schema.md.
+ * One team's audit log (named by the team), in its SQLite database; it also keeps the team's rate
+ * limits (TeamLimits: an ended execution's lease and its entries come back in one call). Rows past
+ * the retention are deleted on every write and by a daily alarm, never returned by `query`. Each
+ * write adds to per-hour and per-day aggregates (`usage_*`), which `usage` reads. Schema: docs/storage-schema.md.
  */
 export class AuditLog extends TeamLimits {
   #retention: number | undefined;
   #alarmSet = false;
   readonly #usage: UsageTables;
+  /** batches admits carried, not yet written (appendCarried), and the retention they came with */
+  readonly #carried: Batch[] = [];
+  #carriedDays = RETENTION_DEFAULT_DAYS;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -56,6 +52,7 @@ export class AuditLog extends TeamLimits {
       status TEXT NOT NULL, error TEXT, duration_ms INTEGER NOT NULL, result_bytes INTEGER NOT NULL)`);
     sql.exec("CREATE INDEX IF NOT EXISTS entries_ts ON entries (ts)");
     sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    createBatchTable(sql);
     // Added after the first release: objects made before get the column (NULL in their old rows).
     const columns = sql.exec<{ name: string }>("PRAGMA table_info(entries)").toArray();
     if (!columns.some((c) => c.name === "tool_calls"))
@@ -79,47 +76,100 @@ export class AuditLog extends TeamLimits {
   /**
    * Returns the `released` leases (TeamLimits.release), then writes entries and their aggregates
    * (`usage_*`, entries within the retention only) in one transaction and drops rows past the
-   * retention; invalid entries are skipped.
+   * retention; invalid entries are skipped. With a `batch` id, entries of a batch already written are
+   * not written again.
    */
   async append(
     entries: AuditEntry[],
     retentionDays: number,
     released: string[] = [],
+    batch?: string,
   ): Promise<{ written: number; skipped: number }> {
     if (released.length > 0) this.release(released);
-    if (entries.length === 0) return { written: 0, skipped: 0 };
-    const valid = entries.flatMap((e) => {
-      const parsed = AuditEntry.safeParse(e);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const skipped = entries.length - valid.length;
-    if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
+    if (entries.length === 0 && this.#carried.length === 0) return { written: 0, skipped: 0 };
+    const counts = this.#write([{ id: batch, entries }], retentionDays);
+    await this.#armAlarm();
+    return counts;
+  }
+
+  /**
+   * An admit's carried entries (TeamLimits.admit): kept until the limits' write-behind, which writes
+   * them with the limits in one transaction (an admit answers without waiting for a write), or an
+   * append or a read, which writes them first.
+   */
+  protected override appendCarried(audit: CarriedAudit): void {
+    this.#carried.push(...audit.batches);
+    this.#carriedDays = audit.retentionDays;
+    this.writeLater();
+  }
+
+  /** The write-behind: carried entries and the limits in one transaction, or the limits alone. */
+  protected override writeBehind(): void {
+    if (this.#carried.length === 0) super.writeBehind();
+    else
+      try {
+        this.#writeCarried();
+        this.#armAlarm().catch((err: unknown) => log("error", "audit alarm not set", { error: String(err) }));
+      } catch (err) {
+        log("error", "audit write failed", { error: String(err) });
+        this.writeLater(); // the entries stay carried, for the next window
+      }
+  }
+
+  /** Carried entries, written before a read. */
+  #writeCarried(): void {
+    if (this.#carried.length > 0) this.#write([], this.#carriedDays);
+  }
+
+  /**
+   * The carried batches' and `batches`' valid entries not written before, in one transaction; the
+   * changed limits saved with them. A failed transaction leaves the carried batches carried.
+   */
+  #write(batches: Batch[], retentionDays: number): { written: number; skipped: number } {
     const sql = this.ctx.storage.sql;
     const days = clampRetention(retentionDays);
-    this.ctx.storage.transactionSync(() => {
-      if (days !== this.#retention) {
-        sql.exec(
-          "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          days,
-        );
-        this.#retention = days;
-      }
-      const cutoff = this.cutoff();
-      for (const e of valid) {
-        sql.exec(
-          `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
-          ...entryRowValues(e),
-        );
-      }
-      this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
-      this.prune(cutoff);
-    });
-    this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
-    if (!this.#alarmSet) {
-      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
-      this.#alarmSet = true;
+    const carried = this.#carried.splice(0);
+    let written = 0;
+    let skipped = 0;
+    try {
+      this.ctx.storage.transactionSync(() => {
+        if (days !== this.#retention) {
+          sql.exec(
+            "INSERT INTO meta (key, value) VALUES ('retention_days', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            days,
+          );
+          this.#retention = days;
+        }
+        const cutoff = this.cutoff();
+        const valid = unwrittenEntries(sql, [...carried, ...batches], Date.now()).flatMap((e) => {
+          const parsed = AuditEntry.safeParse(e);
+          if (!parsed.success) skipped++;
+          return parsed.success ? [parsed.data] : [];
+        });
+        for (const e of valid) {
+          sql.exec(
+            `INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (${ENTRY_PLACEHOLDERS})`,
+            ...entryRowValues(e),
+          );
+        }
+        written = valid.length;
+        this.#usage.add(aggregateUsage(valid.filter((e) => e.ts >= cutoff)));
+        this.prune(cutoff);
+      });
+    } catch (err) {
+      this.#carried.unshift(...carried);
+      throw err;
     }
-    return { written: valid.length, skipped };
+    if (skipped) log("warn", "audit entries skipped (invalid)", { skipped });
+    this.saveHeld(); // after the transaction: a failed one leaves the limits to the write-behind
+    return { written, skipped };
+  }
+
+  /** The daily alarm that prunes, set once per instance when none is due. */
+  async #armAlarm(): Promise<void> {
+    if (this.#alarmSet) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    this.#alarmSet = true;
   }
 
   /** Newest first; `since`/`until` inclusive; rows past the retention are never returned. */
@@ -148,6 +198,7 @@ export class AuditLog extends TeamLimits {
    * `cancelled` or `kind` is `approval`.
    */
   #select(q: AuditQuery, limit: number): Array<{ entry: AuditEntry; cursor: AuditCursor }> {
+    this.#writeCarried();
     const where = ["ts >= ?"];
     const params: Array<string | number> = [Math.max(q.since ?? 0, this.cutoff())];
     if (q.until !== undefined) {
@@ -180,6 +231,7 @@ export class AuditLog extends TeamLimits {
    * the aggregate tables only (usage.ts).
    */
   async usage(since: number, until: number): Promise<AuditUsage> {
+    this.#writeCarried();
     return this.#usage.read(parseInput(AuditUsageRange, { since, until }, "usage range"), this.cutoff());
   }
 
@@ -189,17 +241,8 @@ export class AuditLog extends TeamLimits {
    * Dynamic Worker once per day by its id and code; a pool id names both). Reads the `ts` index.
    */
   async sandboxUsage(since: number, until: number): Promise<SandboxUsage> {
-    const row = this.ctx.storage.sql
-      .exec<{ executions: number; loads: number | null; pooled: number }>(
-        `SELECT COUNT(*) AS executions, SUM(worker = 'load') AS loads,
-           COUNT(DISTINCT CASE WHEN worker != 'load' THEN (ts / ${DAY_MS}) || ' ' || worker END) AS pooled
-         FROM entries WHERE kind = 'execute' AND ts >= ? AND ts <= ?`,
-        Math.max(since, this.cutoff()),
-        until,
-      )
-      .one();
-    const loads = row.loads ?? 0;
-    return { executions: row.executions, dynamicWorkers: loads + row.pooled, loads, pooled: row.pooled };
+    this.#writeCarried();
+    return this.#usage.sandbox(since, until, this.cutoff());
   }
 
   /**
@@ -208,6 +251,7 @@ export class AuditLog extends TeamLimits {
    * the team's and live.
    */
   async history(sessionId: string): Promise<HistoryEntry[]> {
+    this.#writeCarried();
     const rows = this.ctx.storage.sql
       .exec<Pick<EntryRow, "ts" | "duration_ms" | "tool_calls" | "error" | "result_bytes">>(
         `SELECT ts, duration_ms, tool_calls, error, result_bytes FROM entries
@@ -250,26 +294,4 @@ export class AuditLog extends TeamLimits {
       .toArray()[0]?.value;
     return Date.now() - clampRetention(stored ?? RETENTION_DEFAULT_DAYS) * DAY_MS;
   }
-}
-
-/** `AuditLog.sandboxUsage`: `pooled` counts a warm worker's id once per UTC day. */
-export interface SandboxUsage {
-  executions: number;
-  dynamicWorkers: number;
-  loads: number;
-  pooled: number;
-}
-
-/**
- * `schema.parse`, failing with a TypeError that lists the problems by field: a ZodError reaches an
- * RPC caller as its bare name, `ZodError`, without them.
- */
-function parseInput<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new TypeError(`Invalid ${what}: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-function clampRetention(days: number): number {
-  return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
 }

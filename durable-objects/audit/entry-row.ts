@@ -75,3 +75,19 @@ export function toEntry(r: EntryRow): AuditEntry {
     ...(r.worker !== null ? { worker: r.worker } : {}),
   };
 }
+
+/**
+ * The `kind` / `status` filters as SQL with the value written in (from these closed lists, never
+ * from input), so that SQLite can prove a filter on a rare value implies `entries_rare`'s condition
+ * and read that partial index; a bound parameter would hide the value from the planner.
+ */
+export const KIND_SQL: Record<AuditEntry["kind"], string> = {
+  execute: "kind = 'execute'",
+  tool_call: "kind = 'tool_call'",
+  approval: "kind = 'approval'",
+};
+export const STATUS_SQL: Record<AuditEntry["status"], string> = {
+  ok: "status = 'ok'",
+  error: "status = 'error'",
+  cancelled: "status = 'cancelled'",
+};

@@ -49,6 +49,21 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
+/**
+ * Entries a gateway isolate sends together, named by an id it makes (a UUID): a batch sent again
+ * after a failed call whose answer was lost is written once (docs/storage-schema.md, `batches`).
+ */
+export interface AuditBatch {
+  id: string;
+  entries: AuditEntry[];
+}
+
+/** Batches a call to the team's audit log carries besides its own work (an admit), with the retention. */
+export interface CarriedAudit {
+  batches: AuditBatch[];
+  retentionDays: number;
+}
+
 export const AUDIT_QUERY_DEFAULT_LIMIT = 100;
 export const AUDIT_QUERY_MAX_LIMIT = 1000;
 
@@ -139,3 +154,18 @@ export interface AuditUsage {
 /** Retention bounds for AUDIT_RETENTION_DAYS. */
 export const RETENTION_DEFAULT_DAYS = 30;
 export const RETENTION_MAX_DAYS = 3650;
+
+/**
+ * `schema.parse`, failing with a TypeError that lists the problems by field: a ZodError reaches an
+ * RPC caller as its bare name, `ZodError`, without them.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown, what: string): z.output<T> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new TypeError(`Invalid ${what}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** A retention in whole days, clamped to RETENTION_MAX_DAYS; not a positive integer → the default. */
+export function clampRetention(days: number): number {
+  return Number.isInteger(days) && days >= 1 ? Math.min(days, RETENTION_MAX_DAYS) : RETENTION_DEFAULT_DAYS;
+}

@@ -15,6 +15,24 @@ export const USAGE_TABLES = ["usage_hours", "usage_days", "usage_durations"] as 
 export class UsageTables {
   constructor(private readonly sql: SqlStorage) {}
 
+  /**
+   * `AuditLog.sandboxUsage`, from the entries (through the `ts` index): executions from `since` (raised
+   * to `cutoff`) to `until`, and the Dynamic Workers they were billed as.
+   */
+  sandbox(since: number, until: number, cutoff: number): SandboxUsage {
+    const row = this.sql
+      .exec<{ executions: number; loads: number | null; pooled: number }>(
+        `SELECT COUNT(*) AS executions, SUM(worker = 'load') AS loads,
+           COUNT(DISTINCT CASE WHEN worker != 'load' THEN (ts / ${DAY_MS}) || ' ' || worker END) AS pooled
+         FROM entries WHERE kind = 'execute' AND ts >= ? AND ts <= ?`,
+        Math.max(since, cutoff),
+        until,
+      )
+      .one();
+    const loads = row.loads ?? 0;
+    return { executions: row.executions, dynamicWorkers: loads + row.pooled, loads, pooled: row.pooled };
+  }
+
   /** Whether any of the tables is missing (an object made before them). */
   missing(): boolean {
     return USAGE_TABLES.some((t) => this.sql.exec(`PRAGMA table_info(${t})`).toArray().length === 0);
@@ -258,4 +276,12 @@ function* usageSources(
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `AuditLog.sandboxUsage`: `pooled` counts a warm worker's id once per UTC day. */
+export interface SandboxUsage {
+  executions: number;
+  dynamicWorkers: number;
+  loads: number;
+  pooled: number;
 }

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { log } from "../../shared/log";
+import type { CarriedAudit } from "../audit/entry";
 
 export interface TakeResult {
   allowed: boolean;
@@ -24,6 +25,7 @@ export interface AdmitAsk {
   count: number;
   lease?: { max: number; ttlMs: number };
   released: string[];
+  audit?: CarriedAudit | undefined;
 }
 
 /** A key's credits (one per request or JSON-RPC message) and when they were counted. */
@@ -42,9 +44,12 @@ const LEASES = "leases";
 /**
  * Changes reach storage this long after the first change since the last write, all of the window's
  * changes in one put: a disk sync (locally) or a replica round (in production) per request blocked
- * more than the call itself costs (docs/bench-log.md).
+ * more than the call itself costs (docs/bench-log.md). Longer than the gateway keeps an ended
+ * execution's lease and audit entries for the team's next admit (1 s, workers/gateway/audit/record.ts),
+ * so that the call that brings them, which writes the changes with its entries (`saveHeld`), finds
+ * the write still due and no timer of its own writes them before it.
  */
-export const WRITE_BEHIND_MS = 100;
+export const WRITE_BEHIND_MS = 1_200;
 
 /** Keys per storage put (the key-value API's limit). */
 const PUT_MAX_KEYS = 128;
@@ -67,10 +72,11 @@ export class TeamLimits extends DurableObject {
   #due: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * One call per request: returns the `released` leases of executions that ended (the gateway sends
-   * them with its next call, workers/gateway/admission/leases.ts), takes `count` credits from the key's bucket (all or
-   * none) and, when the take is allowed and `lease` is given, a lease for one of `lease.max`
-   * concurrent executions.
+   * One call per request: returns the `released` leases of executions that ended first (the gateway
+   * sends them with its next call, workers/gateway/audit/record.ts), so that they never refuse this
+   * one; takes `count` credits from the key's bucket (all or none) and, when the take is allowed and
+   * `lease` is given, a lease for one of `lease.max` concurrent executions; and takes the `audit`
+   * entries the gateway carried, to write them with the limits (AuditLog).
    */
   admit(
     keyId: string,
@@ -78,16 +84,26 @@ export class TeamLimits extends DurableObject {
     count: number,
     lease?: { max: number; ttlMs: number },
     released: string[] = [],
+    audit?: CarriedAudit,
   ): Admission {
     if (released.length > 0) this.release(released);
     const taken = this.take(perMinute, count, `bucket:${keyId}`);
+    if (audit !== undefined) this.appendCarried(audit);
     if (!taken.allowed || lease === undefined) return taken;
     return { ...taken, lease: this.acquire(lease.max, lease.ttlMs) };
   }
 
   /** Several admits in one call, each decided on its own, in order (workers/gateway/admission/admission-line.ts). */
   admitMany(asks: AdmitAsk[]): Admission[] {
-    return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released));
+    return asks.map((a) => this.admit(a.keyId, a.perMinute, a.count, a.lease, a.released, a.audit));
+  }
+
+  /**
+   * Takes audit entries an admit carried: the team's `AuditLog` does; these limits alone (a
+   * `RateLimiter`, used only without an AUDIT binding, when the gateway has no entries) cannot.
+   */
+  protected appendCarried(_audit: CarriedAudit): void {
+    throw new TypeError("this limiter keeps no audit log; audit entries go to the team's AuditLog");
   }
 
   /**
@@ -118,8 +134,9 @@ export class TeamLimits extends DurableObject {
     };
   }
 
-  /** A lease for one of `max` concurrent executions, or null when all are taken. */
-  acquire(max: number, ttlMs: number): string | null {
+  /** A lease for one of `max` concurrent executions, or null when all are taken; `released` go back first. */
+  acquire(max: number, ttlMs: number, released: string[] = []): string | null {
+    if (released.length > 0) this.release(released);
     const now = Date.now();
     const live = (this.read<Lease[]>(LEASES) ?? []).filter((l) => l.expiresAt > now);
     if (live.length >= max) {
@@ -149,8 +166,13 @@ export class TeamLimits extends DurableObject {
 
   private save(key: string, value: unknown): void {
     this.#held.set(key, value);
-    this.#due ??= setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
+    this.writeLater();
     this.#unsaved.add(key);
+  }
+
+  /** Sets the write-behind's timer, unless one is due. */
+  protected writeLater(): void {
+    this.#due ??= setTimeout(() => this.writeBehind(), WRITE_BEHIND_MS);
   }
 
   /**
@@ -166,7 +188,7 @@ export class TeamLimits extends DurableObject {
   }
 
   /** The window's changes, in puts that storage confirms later (`allowUnconfirmed`). */
-  private writeBehind(): void {
+  protected writeBehind(): void {
     this.#due = undefined;
     const keys = [...this.#unsaved];
     this.#unsaved.clear();

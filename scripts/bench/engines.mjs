@@ -4,7 +4,7 @@
 // Workers (GET /v1/audit/usage: each `load` one, each warm worker's id once per day) covers only
 // this section's executions. Per engine: trivial code at c=1 and c=10, the README demo task (the
 // code of section 3, 491 open tickets), and the workerd CPU per execution over those runs (/proc),
-// every run with its paths in turns (section 1's `interleaved`, each window open QUIET_MS after its
+// every run with its paths in turns (section 1's `interleaved`, each window open SETTLE_MS after its
 // last answer). codemode's DynamicWorkerExecutor calls `loader.load()` for every execution (its
 // dist/index.js): one Dynamic Worker per execution, counted as such. KV operations and Durable
 // Object requests: the gateway's own count (cost.mjs).
@@ -20,7 +20,7 @@ import {
 } from "./cost.mjs";
 import { gatewayClient } from "./gateway-client.mjs";
 import { interleaved } from "./latency.mjs";
-import { QUIET_MS } from "./paced.mjs";
+import { SETTLE_MS } from "./paced.mjs";
 import { CODE as DEMO_TASK } from "./scenario.mjs";
 import { summarize } from "./stats.mjs";
 
@@ -54,7 +54,7 @@ function pathRows(paths, c1, c10) {
 /**
  * `codemode`: the bench's gateway client (its key passes bench-codemode's check). Every run
  * alternates its paths chunk by chunk in a turning order (section 1's `interleaved`), and each
- * window stays open QUIET_MS after its last answer, so the work a path defers (the next
+ * window stays open SETTLE_MS after its last answer, so the work a path defers (the next
  * interpreter, zeroing memory, the audit write) is counted on that path. Resolves to the figures
  * the run's summary quotes.
  */
@@ -62,7 +62,7 @@ export async function runEngines({ base, adminToken, group, requests, chunks, co
   console.log(
     `\n== 9. Engines and cost: the quickjs and isolate engines (a team each) and codemode's executor, ` +
       `${requests} trivial executions per path at c=1 and c=10 in ${chunks} chunks alternating between the paths ` +
-      `(each window open ${QUIET_MS} ms after its last answer), then the README demo task`,
+      `(each window open ${SETTLE_MS} ms after its last answer), then the README demo task`,
   );
   const servers = { demo: { service: "DEMO", description: "Demo support desk" } };
   const engines = [];
@@ -88,13 +88,13 @@ export async function runEngines({ base, adminToken, group, requests, chunks, co
   ];
   for (const path of paths)
     for (let i = 0; i < 10; i++) expectResult(await path.call(), (r) => r === 2, path.name);
-  const window = { chunks, settleMs: QUIET_MS, counters: storageProbe(base, adminToken) };
+  const window = { chunks, settleMs: SETTLE_MS, counters: storageProbe(base, adminToken) };
   const rows = pathRows(
     paths,
     await interleaved(paths, 1, { requests, ...window }, group),
     await interleaved(paths, 10, { requests, ...window }, group),
   );
-  const one = { chunks: 10, perSlot: 1, settleMs: QUIET_MS }; // one execution per path in turn
+  const one = { chunks: 10, perSlot: 1, settleMs: SETTLE_MS }; // one execution per path in turn
   const taskPaths = engines.map((e) => ({
     name: `${e.name} demo task`,
     call: () => e.gw.post("/v1/execute", { code: DEMO_TASK, timeoutMs: 60_000 }),

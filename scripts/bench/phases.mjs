@@ -94,7 +94,7 @@ const AFTER_RUNS = 30;
 
 /**
  * The workerd CPU an execute causes after its answer (its deferred work: the warm worker's next
- * interpreter, the lease's return, the audit write, the limiter's write-behind), by window: executions
+ * interpreter, the audit entries' hashing, the limiter's write-behind), by window: executions
  * one at a time after QUIET_MS of quiet, medians of AFTER_RUNS.
  */
 async function afterAnswer(gw, session, group, code) {
@@ -112,8 +112,8 @@ async function afterAnswer(gw, session, group, code) {
   const held = [
     "the execution (a warm worker's next interpreter, made a macrotask after its report, mostly lands here too)",
     "the warm worker's memory zeroing and next interpreter, when after the answer",
-    "the lease's return (20 ms after the execution ends, admission/leases.ts)",
-    "the audit write and the limiter's write-behind (100 ms windows: audit/record.ts, rate-limiter.ts)",
+    "the audit entries' hashing (the lease and the entries wait for the next admit, up to 1 s: audit/record.ts)",
+    "what is left: the limiter's write-behind when nothing saved it (1.2 s: team-limits.ts), timers, GC",
   ];
   console.log(
     `after the answer: ${AFTER_RUNS} executes one at a time, ${QUIET_MS} ms of quiet before each; median workerd CPU ms per window`,

@@ -329,7 +329,7 @@ describe("recordAudit", () => {
     recordAudit(env, (p) => pending.push(p), [ran]);
     await new Promise((r) => setTimeout(r, 0)); // queued, well inside the batch window
     expect(await log("hist-flush").query({})).toEqual([]);
-    expect(await sessionHistory(env, "hist-flush", "s-flush")).toEqual([
+    expect(await sessionHistory(env, "hist-flush", "s-flush", (p) => pending.push(p))).toEqual([
       { at: iso(ran.ts), durationMs: 5, toolCalls: 3, resultBytes: 10 },
     ]);
     await Promise.all(pending);

@@ -73,4 +73,17 @@ describe("TeamQueues", () => {
     await lone.add("t", 1, send);
     expect(Date.now() - started).toBeLessThan(HANG_GUARD_MS);
   });
+
+  it("gives a queue to a taker only after `quietMs` without a new item, and its opener stops waiting when it is taken", async () => {
+    const queues = new TeamQueues<number>(3_000, 100);
+    const sent: number[][] = [];
+    const opened = queues.add("t", 1, async (queue) => void sent.push(queue));
+    expect(queues.take("t", 50)).toEqual([]); // just queued: still open
+    await new Promise((r) => setTimeout(r, 60));
+    expect(queues.take("t", 50)).toEqual([1]);
+    const started = Date.now();
+    await opened; // not after its 3 s window
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(sent).toEqual([]);
+  });
 });

@@ -150,7 +150,7 @@ export function admissionLine(options: AdmissionLineOptions = ADMISSION_LINE) {
     if (line.calls.size >= options.maxInFlight) return queued(env, team, line, ask);
     const free = occupy(env, team, line, waitUntil);
     return limiter(env, team)
-      .admit(ask.keyId, ask.perMinute, ask.count, ask.lease, ask.released)
+      .admit(ask.keyId, ask.perMinute, ask.count, ask.lease, ask.released, ask.audit)
       .finally(free);
   };
 }

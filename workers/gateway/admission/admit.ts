@@ -4,7 +4,7 @@ import type { GatewayEnv } from "../env";
 import { GatewayError } from "../errors";
 import { type PhaseClock, timed } from "../timing/clock";
 import { admitInLine } from "./admission-line";
-import { requeueReleases, takeReleases } from "./leases";
+import { giveBack, takeForAdmit } from "./leases";
 import { leaseTerms } from "./limiter";
 
 /** What admission granted a request: the RateLimit-* headers of its answer, and its lease if it asked. */
@@ -36,12 +36,13 @@ export function messageCount(body: unknown): number {
  * Credits from the API key's bucket (RATE_LIMIT_PER_MINUTE, or the team's limits.requestsPerMinute),
  * taken all at once or not at all; refused: 429 with Retry-After and RateLimit-* headers. A request
  * that is one execution also gets its concurrency lease in the same Durable Object call; this
- * isolate's ended executions' leases go back with it (leases.ts). Admits of one team that meet in
- * this isolate share calls (admission-line.ts).
+ * isolate's ended executions' leases go back with it, before its decision, and its quiet audit
+ * entries are appended by it (leases.ts, audit/record.ts). Admits of one team that meet in this
+ * isolate share calls (admission-line.ts).
  */
 export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
   const { env, team, count, waitUntil } = ask;
-  const released = takeReleases(team);
+  const carried = takeForAdmit(env, team);
   const result = await timed(
     ask.clock,
     "admit",
@@ -54,11 +55,12 @@ export async function admit(ask: AdmitRequest): Promise<AdmissionResult> {
           perMinute: ask.config.rateLimit.perMinute,
           count,
           lease: ask.execution ? leaseTerms(ask.config) : undefined,
-          released,
+          released: carried.released,
+          audit: carried.audit,
         },
         waitUntil,
       ).catch((err) => {
-        requeueReleases(env, team, released, waitUntil);
+        giveBack(env, team, carried, waitUntil);
         throw err;
       }),
     false,

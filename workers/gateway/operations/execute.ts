@@ -63,7 +63,7 @@ async function executeLeased(
       "held" in claim
         ? claim.held
         : "take" in claim
-          ? await acquireLease(ctx.env, ctx.team, ctx.config, ctx.clock)
+          ? await acquireLease(ctx.env, ctx.team, ctx.config, ctx.clock, ctx.waitUntil)
           : null;
     if (lease === null) {
       return failedExecution({

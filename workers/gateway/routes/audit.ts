@@ -14,7 +14,7 @@ async function teamAudit(c: Context<AppEnv>) {
   if (!ns)
     throw new HttpError(503, "audit_unavailable", "The audit log is not configured (no AUDIT binding)");
   // This isolate's unsent entries first, so a caller sees its own executions that ran through it.
-  await flushAudit(env, team);
+  await flushAudit(env, team, (p) => c.executionCtx.waitUntil(p));
   return { log: auditLogOf(ns, team), query: parsed.query };
 }
 

@@ -60,7 +60,7 @@ export class ExecutionSession {
     if (call.op !== "session.history") return callSession(env, id, team, call, config.sessionQuota);
     // The history is the session's audit entries; the session object says whether it is live and the team's.
     const live = await callSession(env, id, team, { op: "session.info" }, config.sessionQuota);
-    return live.ok ? { ok: true, value: await sessionHistory(env, team, id) } : live;
+    return live.ok ? { ok: true, value: await sessionHistory(env, team, id, this.ctx.waitUntil) } : live;
   }
 
   /** Tools a person approved for the rest of the session (`remember: "session"`); none without a session. */

@@ -8,7 +8,7 @@
  * new one opened.
  */
 export class TeamQueues<T> {
-  readonly #open = new Map<string, T[]>();
+  readonly #open = new Map<string, { items: T[]; last: number; wake?: () => void }>();
   readonly #taken = new WeakSet<T[]>();
 
   constructor(
@@ -23,32 +23,46 @@ export class TeamQueues<T> {
    */
   add(team: string, item: T, send: (items: T[]) => Promise<void>): Promise<void> | undefined {
     const queue = this.#open.get(team);
-    if (queue && queue.length < this.maxItems) {
-      queue.push(item);
+    if (queue && queue.items.length < this.maxItems) {
+      queue.items.push(item);
+      queue.last = Date.now();
       return undefined;
     }
-    const fresh = [item];
+    const fresh = { items: [item], last: Date.now() };
     this.#open.set(team, fresh);
     return this.#sendLater(team, fresh, send);
   }
 
-  /** The team's open queue, now the caller's to send; [] when none. */
-  take(team: string): T[] {
+  /** The team's open queue, now the caller's to send; [] when none, or when it got an item within `quietMs`. */
+  take(team: string, quietMs = 0): T[] {
     const queue = this.#open.get(team);
-    if (!queue) return [];
+    if (!queue || Date.now() - queue.last < quietMs) return [];
     this.#open.delete(team);
-    this.#taken.add(queue);
-    return queue;
+    this.#taken.add(queue.items);
+    queue.wake?.(); // its opener stops waiting now, not at its timer
+    return queue.items;
   }
 
-  async #sendLater(team: string, queue: T[], send: (items: T[]) => Promise<void>): Promise<void> {
+  async #sendLater(
+    team: string,
+    queue: { items: T[]; wake?: () => void },
+    send: (items: T[]) => Promise<void>,
+  ): Promise<void> {
+    const { items } = queue;
     const opened = Date.now();
+    const isOpen = () => this.#open.get(team)?.items === items;
     let seen = 0;
-    while (queue.length > seen && this.#open.get(team) === queue && Date.now() - opened < this.maxAgeMs) {
-      seen = queue.length;
-      await new Promise((resolve) => setTimeout(resolve, this.windowMs));
+    while (items.length > seen && isOpen() && Date.now() - opened < this.maxAgeMs) {
+      seen = items.length;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.windowMs);
+        queue.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
-    if (this.#open.get(team) === queue) this.#open.delete(team);
-    if (!this.#taken.has(queue)) await send(queue);
+    if (isOpen()) this.#open.delete(team);
+    if (!this.#taken.has(items)) await send(items);
   }
 }
