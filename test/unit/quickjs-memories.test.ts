@@ -83,4 +83,35 @@ describe("the quickjs engine's linear memories", () => {
     expect(memory.buffer.byteLength).toBe(INITIAL_BYTES + LIMIT);
     expect(() => memory.grow(1)).toThrow(RangeError);
   });
+
+  // What an interpreter may have written lies below its allocator's break (quickjs/snapshot.js
+  // `findBreak`): only that part is set back; above it the memory is zeros still (as it was handed out).
+  it("sets back only what lies below the allocator's break, and the whole memory when the break is implausible", () => {
+    const keeper = memoryKeeper();
+    const memory = keeper.take(LIMIT);
+    const breakAt = 1_024;
+    const view = new DataView(memory.buffer);
+    view.setUint32(breakAt, 6_000_000, true);
+    new Uint8Array(memory.buffer).fill(9, 2_000, 3_000);
+    const image = imageOf(memory);
+    const bytes = () => new Uint8Array(memory.buffer);
+    const dirty = (brk: number) => {
+      new DataView(memory.buffer).setUint32(breakAt, brk, true);
+      bytes().fill(5, 3_000, 7_000_000); // below the break: the execution's; past it: a marker
+      keeper.giveBack(memory, 1, image, breakAt);
+      expect(keeper.take(LIMIT)).toBe(memory);
+      return bytes();
+    };
+    const within = dirty(7_000_000);
+    expect(within.subarray(2_000, 3_000).every((b) => b === 9)).toBe(true);
+    expect(new DataView(memory.buffer).getUint32(breakAt, true)).toBe(6_000_000);
+    expect(within.subarray(3_000, 7_000_000).findIndex((b) => b !== 0)).toBe(-1);
+    const below = dirty(6_500_000);
+    expect(below.subarray(3_000, 6_500_000).findIndex((b) => b !== 0)).toBe(-1);
+    expect(below[6_500_000]).toBe(5); // above the break: not written
+    for (const implausible of [1_000, memory.buffer.byteLength + 8]) {
+      const whole = dirty(implausible);
+      expect(whole.subarray(3_000).findIndex((b) => b !== 0)).toBe(-1);
+    }
+  });
 });

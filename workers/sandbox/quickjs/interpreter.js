@@ -75,7 +75,7 @@ class Interpreter {
     if (!prepared) prepared = Interpreter.#prepare(made, memory, memoryBytes);
     // A new instance wrote its static data and ran its constructors (and a prepared one evaluated
     // Math.random once): the image replaces them.
-    if (fresh) setTo(memory, prepared.image.memory);
+    if (fresh) setTo(memory, prepared.image.memory, prepared.image.breakAt);
     restore(made, memory, prepared.image);
     const { runtime, vm } = madeAround(made, prepared.rt, prepared.ctx);
     const it = new Interpreter(runtime, vm, memory, memoryBytes);
@@ -196,7 +196,13 @@ async function takeInterpreter(memoryBytes) {
   spare = undefined;
   const it = await ready?.catch(() => undefined);
   if (it?.memoryBytes === memoryBytes) return it;
-  if (it) memories.giveBack(it.memory, memoriesKept(it.memoryBytes), prepared?.image.memory);
+  if (it)
+    memories.giveBack(
+      it.memory,
+      memoriesKept(it.memoryBytes),
+      prepared?.image.memory,
+      prepared?.image.breakAt,
+    );
   return Interpreter.make(memoryBytes);
 }
 
@@ -255,14 +261,19 @@ export async function execute(run, bridge, waitUntil, done) {
     // also drops what a stopped execution left (disposing would assert on its live objects); closed,
     // the execution calls into it no more, so it can be set back for the next interpreter. That is
     // done after a macrotask, once this report is on its way, with the next interpreter's
-    // preparation (the image written back: ~1 ms for its 16 MB).
+    // preparation (the image written back, zeros up to the allocator's break: memories.js).
     // `done` once the memory is back and the next interpreter's preparation has taken it: an
     // execution admitted before would make a memory of its own, and two grown memories (a running
     // one and a zeroed one) passed the isolate's 128 MB (scripts/bench/memory.mjs: 131 MB).
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
         try {
-          memories.giveBack(it.memory, memoriesKept(run.memoryBytes), prepared?.image.memory);
+          memories.giveBack(
+            it.memory,
+            memoriesKept(run.memoryBytes),
+            prepared?.image.memory,
+            prepared?.image.breakAt,
+          );
           return prepareSpare(run.memoryBytes);
         } finally {
           done();

@@ -5,7 +5,8 @@
 // maximum of our own at 2 GB, a heap bomb's ~2 GB of resident memory.
 // The keeper owns a few memories and hands them out again, grown or not: the memory of an
 // interpreter that is done comes back here, is set at once to the prepared interpreter's image
-// (snapshot.js: its bytes, then zeros to the end) or to all zeros, and goes to the next interpreter
+// (snapshot.js: its bytes, then zeros up to its allocator's break, above which nothing was written)
+// or to all zeros, and goes to the next interpreter
 // with the same maximum, never used by two interpreters at once. A memory keeps the wasm instance
 // that used it (`machine`): the next interpreter runs in that instance, set back to the image. A
 // memory left to the GC stays resident until a collection, which a warm worker whose JS heap barely
@@ -78,18 +79,36 @@ export function imageOf(memory) {
 }
 
 /**
- * Sets every byte of `memory`: the image's runs, zeros everywhere else (all zeros without an image).
- * @param {WebAssembly.Memory} memory @param {MemoryImage} [image]
+ * Sets every byte of `memory` an interpreter may have written: the image's runs, zeros everywhere
+ * else (all zeros without an image). With `breakAt`, the address of the word where the allocator
+ * keeps its break (snapshot.js `breakOf`: the top of what it has handed out, which never moves
+ * back), only bytes below the break are written: nothing writes above it, and a memory handed out
+ * again was all zeros above the image when handed out (new, or set by this), so those bytes are
+ * zeros still. A break that is not a plausible one (below the image's end or past the memory's
+ * end: a corrupted word) sets the whole memory.
+ * @param {WebAssembly.Memory} memory @param {MemoryImage} [image] @param {number} [breakAt]
  */
-export function setTo(memory, image = []) {
+export function setTo(memory, image = [], breakAt) {
   const bytes = new Uint8Array(memory.buffer);
+  const top = breakAt === undefined || image.length === 0 ? bytes.length : breakOf(bytes, image, breakAt);
   let end = 0;
   for (const run of image) {
     bytes.fill(0, end, run.at);
     bytes.set(run.bytes, run.at);
     end = run.at + run.bytes.length;
   }
-  bytes.fill(0, end);
+  if (top > end) bytes.fill(0, end, top);
+}
+
+/** The break read at `breakAt` (before the image is written back), or the memory's end when implausible. */
+function breakOf(
+  /** @type {Uint8Array} */ bytes,
+  /** @type {MemoryImage} */ image,
+  /** @type {number} */ breakAt,
+) {
+  const last = image[image.length - 1];
+  const value = new DataView(bytes.buffer).getUint32(breakAt, true);
+  return value < last.at + last.bytes.length || value > bytes.length ? bytes.length : value;
 }
 
 export function memoryKeeper() {
@@ -117,14 +136,16 @@ export function memoryKeeper() {
      * @param {LinearMemory} memory
      * @param {number} keep how many memories the keeper may own
      * @param {MemoryImage} [image] what a prepared interpreter's memory holds
+     * @param {number} [breakAt] where its allocator keeps its break (`setTo`)
      */
-    giveBack(memory, keep, image) {
+    giveBack(memory, keep, image, breakAt) {
       if (!owned.has(memory)) {
         if (ownedCount >= keep) return;
         owned.add(memory);
         ownedCount++;
       }
-      setTo(memory, image);
+      // An aborted instance's memory is set whole: its words are not to be trusted.
+      setTo(memory, image, memory.machine?.aborted ? undefined : breakAt);
       memory.full = false;
       // All zeros, the memory no longer holds its instance's static data: the instance goes.
       if (!image || memory.machine?.aborted) memory.machine = undefined;

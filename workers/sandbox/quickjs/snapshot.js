@@ -89,9 +89,9 @@ export async function machine(memory) {
 }
 
 /**
- * A prepared interpreter's image: what its memory holds (memories.js), its stack pointer, and where
- * its context keeps Math.random's state.
- * @typedef {{ memory: import("./memories.js").MemoryImage, stackPointer: number, randomStateAt: number }} Image
+ * A prepared interpreter's image: what its memory holds (memories.js), its stack pointer, where its
+ * context keeps Math.random's state, and where its allocator keeps its break.
+ * @typedef {{ memory: import("./memories.js").MemoryImage, stackPointer: number, randomStateAt: number, breakAt: number }} Image
  */
 
 /**
@@ -115,7 +115,42 @@ export function photograph(made, memory, vm, ctx) {
     if (x !== 0n && after.getBigUint64(at, true) === xorshift64(x)) moved.push(ctx + at);
   }
   if (moved.length !== 1) throw new Error(`Math.random's state not found in the context (${moved.length})`);
-  return { memory: image, stackPointer, randomStateAt: moved[0] };
+  return { memory: image, stackPointer, randomStateAt: moved[0], breakAt: findBreak(made, memory, image) };
+}
+
+/** How much each probe of `findBreak` allocates: past any free block of a prepared interpreter and past dlmalloc's 2 MB trim threshold. */
+const PROBE_BYTES = 4 << 20;
+
+/**
+ * Where the allocator (emscripten's dlmalloc over sbrk) keeps its break, the top of the memory it
+ * has taken: the one word of the static data that, over two allocations of PROBE_BYTES, holds an
+ * address past each and moves up with each, and stays when both are freed (the allocator never
+ * gives memory back, so nothing is ever written above the break). Its top chunk's pointer moves up
+ * too, and back on the free. memories.js's `setTo` zeros only below it.
+ * @param {Machine} made @param {WebAssembly.Memory} memory @param {import("./memories.js").MemoryImage} image
+ */
+function findBreak(made, memory, image) {
+  const module = /** @type {{ _malloc: (n: number) => number, _free: (p: number) => void }} */ (
+    /** @type {ModuleInternals} */ (/** @type {unknown} */ (made.quickjs)).module
+  );
+  const last = image[image.length - 1];
+  const words = (last.at + last.bytes.length) / 4;
+  const before = new Uint32Array(memory.buffer.slice(0, words * 4));
+  const first = module._malloc(PROBE_BYTES);
+  const afterFirst = new Uint32Array(memory.buffer, 0, words).slice();
+  const second = module._malloc(PROBE_BYTES);
+  const afterSecond = new Uint32Array(memory.buffer, 0, words).slice();
+  module._free(second);
+  module._free(first);
+  const afterFree = new Uint32Array(memory.buffer, 0, words);
+  const found = [];
+  for (let i = 0; i < words && first && second; i++) {
+    const moved = afterFirst[i] >= first + PROBE_BYTES && afterSecond[i] >= afterFirst[i] + PROBE_BYTES;
+    if (before[i] < afterFirst[i] && moved && afterFree[i] === afterSecond[i]) found.push(i * 4);
+  }
+  if (found.length !== 1)
+    throw new Error(`the allocator's break not found in the static data (${found.length})`);
+  return found[0];
 }
 
 /** @param {bigint} x */
