@@ -26,6 +26,8 @@ const GLOBALS_SLOT = 1;
 const PYODIDE_SLOTS = [2, 3, 5];
 const KEPT_SLOTS = [4, 6];
 const SKIPPED = "/proc/self";
+/** What a call of a PyProxy an ended execution made throws (the same as the patched callbacks). */
+const ENDED = "This callback belongs to a Python execution that has ended";
 
 /**
  * @typedef {{ _module: any, FS: any, _api: any, pyimport(name: string): any }} Pyodide
@@ -85,7 +87,9 @@ export function resettable(py, image) {
       M.resetGeneration = generation;
       for (const ref of made) {
         const target = ref.deref();
-        if (target && typeof target === "object" && "ptr" in target) target.ptr = 0;
+        if (target && typeof target === "object" && "ptr" in target) {
+          Object.assign(target, { ptr: 0, destroyed_msg: ENDED });
+        }
       }
       made = [];
       for (let slot = base.slots; slot < slotCount(M); slot++) M.__hiwire_set(slot, null);
