@@ -77,8 +77,9 @@ export function buildPython(runtimeModules) {
  * pyodide.asm.js with its one-shot callbacks (create_once_callable) and promise handles
  * (create_promise_handles) bound to the generation they were made in (`Module.resetGeneration`,
  * which the warm worker's reset.js moves on between executions): one called after a reset throws
- * instead of using a pointer into memory that was written back. Each edit must match exactly once:
- * a pyodide whose text differs fails the build here.
+ * instead of using a pointer into memory that was written back. And its map from JS values to their
+ * hiwire references kept on the module (`Module.deduplicateMap`), for reset.js to set back. Each edit
+ * must match exactly once: a pyodide whose text differs fails the build here.
  */
 function withGenerationCheck(asmJs) {
   const STALE = 'throw new Error("This callback belongs to a Python execution that has ended")';
@@ -94,6 +95,10 @@ function withGenerationCheck(asmJs) {
     [
       'let used=!!0;function checkUsed(){if(used){throw new Error("One of the promise handles has already been called.")}}',
       `let used=!!0;const generation=Module.resetGeneration;function checkUsed(){if(Module.resetGeneration!==generation){${STALE}}if(used){throw new Error("One of the promise handles has already been called.")}}`,
+    ],
+    [
+      "function __hiwire_deduplicate_new(){return new Map}",
+      "function __hiwire_deduplicate_new(){return Module.deduplicateMap=new Map}",
     ],
   ];
   let text = asmJs;

@@ -5,7 +5,7 @@
 //   back to the snapshot's image and the pages the restore changed (image.js), zeros past them; a
 //   memory an execution grew stays at its size (wasm memories cannot shrink), zeroed;
 // - the stack pointer; the JS values the execution handed Python (hiwire slots past the baseline,
-//   nulled); its `js` globals (slot 1, a new object with timers of its own per execution);
+//   nulled, and pyodide's map from JS values to their slots set back); its `js` globals (slot 1, a new object with timers of its own per execution);
 // - the JS objects of the ended execution that point into the memory: its PyProxies are made dead
 //   (a call throws), and its one-shot callbacks and promise handles refuse to run once the
 //   generation moved on (`Module.resetGeneration`, a check scripts/build-python.mjs patches into
@@ -71,6 +71,9 @@ export function resettable(py, image) {
   const heap = () => new Uint8Array(M.HEAP8.buffer);
   const beside = pagesBeside(heap(), image);
   const base = { sp: M.stackSave(), slots: slotCount(M), cwd: FS.cwd(), files: files(FS), bytes: heap().length };
+  /** @type {Map<unknown, number>} pyodide's (Module.deduplicateMap, scripts/build-python.mjs) */
+  const known = M.deduplicateMap;
+  const knownBase = [...known];
   const fds = new Set(FS.streams.flatMap((/** @type {unknown} */ s, /** @type {number} */ fd) => (s ? [fd] : [])));
 
   return {
@@ -93,6 +96,8 @@ export function resettable(py, image) {
       }
       made = [];
       for (let slot = base.slots; slot < slotCount(M); slot++) M.__hiwire_set(slot, null);
+      known.clear();
+      for (const [value, ref] of knownBase) known.set(value, ref);
       const memory = heap();
       writeImage(memory, image);
       for (const run of beside) memory.set(run.bytes, run.at);
