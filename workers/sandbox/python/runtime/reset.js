@@ -70,11 +70,19 @@ export function resettable(py, image) {
 
   const heap = () => new Uint8Array(M.HEAP8.buffer);
   const beside = pagesBeside(heap(), image);
-  const base = { sp: M.stackSave(), slots: slotCount(M), cwd: FS.cwd(), files: files(FS), bytes: heap().length };
+  const base = {
+    sp: M.stackSave(),
+    slots: slotCount(M),
+    cwd: FS.cwd(),
+    files: files(FS),
+    bytes: heap().length,
+  };
   /** @type {Map<unknown, number>} pyodide's (Module.deduplicateMap, scripts/build-python.mjs) */
   const known = M.deduplicateMap;
   const knownBase = [...known];
-  const fds = new Set(FS.streams.flatMap((/** @type {unknown} */ s, /** @type {number} */ fd) => (s ? [fd] : [])));
+  const fds = new Set(
+    FS.streams.flatMap((/** @type {unknown} */ s, /** @type {number} */ fd) => (s ? [fd] : [])),
+  );
 
   return {
     /** Whether the memory grew past its size after the restore. */
@@ -118,7 +126,7 @@ export function resettable(py, image) {
 /** How many hiwire slots the instance has (pyodide's serializeHiwireState counts them so). @param {any} M */
 function slotCount(M) {
   let n = 0;
-  for (;; n++) {
+  for (; ; n++) {
     try {
       M.__hiwire_get(n);
     } catch {
