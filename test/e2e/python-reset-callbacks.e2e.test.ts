@@ -19,9 +19,15 @@ type Pyodide = {
   pyimport(name: string): { preimport(): void; after_restore(): void };
   makeMemorySnapshot(): Uint8Array;
   FS: { writeFile(path: string, text: string): void };
-  _module: Record<string, number> & { HEAP32: Int32Array };
+  _module: {
+    __PyRuntime: number;
+    __PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET: number;
+    _PyEM_CountArgsPtr: number;
+    HEAP32: Int32Array;
+  };
 };
-type Globals = Record<string, (...args: unknown[]) => unknown> & { derived?: Promise<unknown> };
+/** What the first execution leaves on its `js`. */
+type Left = { once(): unknown; proxy(): unknown; settle(value: unknown): void; derived: Promise<unknown> };
 
 async function boot(how: Record<string, unknown>): Promise<Pyodide> {
   const { loadPyodide } = await import(pathToFileURL(join(PYODIDE, "pyodide.mjs")).href);
@@ -41,10 +47,10 @@ describe("the warm Python worker's reset: callbacks of an ended execution", () =
     maker.runPython("import _sandbox");
     maker.pyimport("_sandbox").preimport();
     const bytes = new Uint8Array(maker.makeMemorySnapshot());
-    const first: Globals = Object.create(globalThis);
+    const first: Left = Object.create(globalThis);
     const py = await boot({ _loadSnapshot: bytes, jsglobals: first });
     const M = py._module;
-    const field = M.__PyRuntime + M.HEAP32[M.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2];
+    const field = M.__PyRuntime + (M.HEAP32[M.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2] ?? 0);
     if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
     py.pyimport("_sandbox").after_restore();
     const instance = resettable(py, compactImage(bytes));
