@@ -75,7 +75,6 @@ export function resettable(py, image) {
     slots: slotCount(M),
     cwd: FS.cwd(),
     files: files(FS),
-    bytes: heap().length,
   };
   /** @type {Map<unknown, number>} pyodide's (Module.deduplicateMap, scripts/build-python.mjs) */
   const known = M.deduplicateMap;
@@ -85,8 +84,6 @@ export function resettable(py, image) {
   );
 
   return {
-    /** Whether the memory grew past its size after the restore. */
-    grown: () => heap().length > base.bytes,
     /**
      * Sets the instance back to its baseline, with `globals` as its `js`. False: it could not be
      * (the file system's baseline changed), drop the instance.

@@ -32,9 +32,6 @@ const RESTORE_TURN_MS = 15_000;
 /** How long booting CPython and making the snapshot may (the first execution; ~1.5–3 s, more when starved). */
 const SNAPSHOT_TURN_MS = 60_000;
 
-/** Whether an instance whose memory an execution grew is kept (zeroed past its baseline) or dropped. */
-const KEEP_GROWN = true;
-
 /** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
 /** @type {Instance | undefined} the instance executions reuse, while no execution has it */
@@ -48,7 +45,7 @@ let turn;
 
 /**
  * @typedef {Awaited<ReturnType<typeof boot>>} Pyodide
- * @typedef {{ py: Pyodide, memoryBytes: number, realm: Realm, reset(realm: Realm): boolean, grown(): boolean, close(): void }} Instance
+ * @typedef {{ py: Pyodide, memoryBytes: number, realm: Realm, reset(realm: Realm): boolean, close(): void }} Instance
  * @typedef {ReturnType<typeof executionGlobals>} Realm
  * @typedef {{ until: number, held: Promise<void>, giveBack(): void }} Turn
  */
@@ -93,7 +90,7 @@ export default class PythonWarm extends WorkerEntrypoint {
       );
     } finally {
       instance?.realm.close();
-      if (instance && clean && !resident && (KEEP_GROWN || !instance.grown())) resident = instance;
+      if (instance && clean && !resident) resident = instance;
       else instance?.close();
       mine.giveBack();
     }
@@ -188,7 +185,6 @@ async function restore(memoryBytes, first) {
         realm = next;
         return baseline.reset(next.globals);
       },
-      grown: baseline.grown,
       close,
     };
   } catch (err) {
