@@ -78,8 +78,10 @@ export function buildPython(runtimeModules) {
  * (create_promise_handles) bound to the generation they were made in (`Module.resetGeneration`,
  * which the warm worker's reset.js moves on between executions): one called after a reset throws
  * instead of using a pointer into memory that was written back. And its map from JS values to their
- * hiwire references kept on the module (`Module.deduplicateMap`), for reset.js to set back. Each edit
- * must match exactly once: a pyodide whose text differs fails the build here.
+ * hiwire references kept on the module (`Module.deduplicateMap`), for reset.js to set back; and its
+ * proxies' finalizer made to do nothing once the instance is retired (`Module.retired`: warm.js's
+ * snapshot-making boot, whose memory the first instance reuses). Each edit must match exactly once:
+ * a pyodide whose text differs fails the build here.
  */
 function withGenerationCheck(asmJs) {
   const STALE = 'throw new Error("This callback belongs to a Python execution that has ended")';
@@ -95,6 +97,10 @@ function withGenerationCheck(asmJs) {
     [
       'let used=!!0;function checkUsed(){if(used){throw new Error("One of the promise handles has already been called.")}}',
       `let used=!!0;const generation=Module.resetGeneration;function checkUsed(){if(Module.resetGeneration!==generation){${STALE}}if(used){throw new Error("One of the promise handles has already been called.")}}`,
+    ],
+    [
+      "finalizationRegistry=new FinalizationRegistry(({ptr:t,cache:e})=>{",
+      "finalizationRegistry=new FinalizationRegistry(({ptr:t,cache:e})=>{if(Module.retired)return;",
     ],
     [
       "function __hiwire_deduplicate_new(){return new Map}",

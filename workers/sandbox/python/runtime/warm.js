@@ -1,17 +1,17 @@
 // Main module of the `quickjs` engine's warm Python worker: loaded once per pool slot under an id that
 // names the team, this code's version and the slot (`<team>:py-<hash>:<slot>`), and reused while
 // warm. Its first execution boots CPython (~1–2 s), makes a memory snapshot and hardens the JS realm
-// (harden.js), then restores one CPython instance from that snapshot (~0.15 s; its linear memory
-// limited to the execution's memory). Executions reuse that instance: after each one it is set back
-// to its state just after the restore (reset.js, ~5 ms: memory, JS values handed to Python, file
-// system, `random`'s seed; its JS callbacks refuse to run), with new `js` globals and timers that
-// stop when its execution ends. It is dropped (its timers and MessageChannel closed, so nothing
-// keeps it) and a new one restored when there is any doubt: the driver did not answer with its own
+// (harden.js), then restores one CPython instance from that snapshot (~0.15 s) into the boot's
+// linear memory (limited to the execution's memory; the boot is retired, nothing of it runs again),
+// so no second memory waits for V8's GC. Executions reuse that instance: after each one it is set
+// back to its state just after the restore (reset.js: memory, JS values handed to Python, file
+// system, `random`'s seed; the ended execution's JS callbacks refuse to run), with new `js` globals
+// and timers that stop when its execution ends. It is dropped (its timers and MessageChannel closed,
+// so nothing keeps it) and a new one restored when in doubt: the driver did not answer with its own
 // report (the interpreter failed fatally, the answer came late, the code broke the runtime), the
 // reset could not set the file system back, or the memory limit differs. A memory an execution
 // grew stays at its size (at most the limit), zeroed past the restored state. One execution runs at
-// a time; the instance is restored when an execution has the turn, not ahead (docs/bench-log.md;
-// the worker's memory: docs/security.md "Memory on each engine").
+// a time (docs/bench-log.md; the worker's memory: docs/security.md "Memory on each engine").
 // Each execution is a request of its own, and a request can end without running its `finally` (the
 // runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
@@ -32,8 +32,13 @@ const RESTORE_TURN_MS = 15_000;
 /** How long booting CPython and making the snapshot may (the first execution; ~1.5–3 s, more when starved). */
 const SNAPSHOT_TURN_MS = 60_000;
 
+/** The boot's memory at first, in 64 KB pages: pyodide's initial 20 MB. */
+const BOOT_PAGES = 320;
+
 /** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
+/** @type {{ memory: WebAssembly.Memory, bytes: number } | undefined} the snapshot's boot's memory, for the first restore */
+let bootMemory;
 /** @type {Instance | undefined} the instance executions reuse, while no execution has it */
 let resident;
 /**
@@ -164,7 +169,9 @@ async function take(memoryBytes) {
 
 /** @param {number} memoryBytes @param {Realm} first its `js` for the first execution @returns {Promise<Instance>} */
 async function restore(memoryBytes, first) {
-  const image = await snapshotOnce();
+  const image = await snapshotOnce(memoryBytes);
+  const reused = bootMemory?.bytes === memoryBytes ? bootMemory.memory : undefined;
+  bootMemory = undefined;
   /** @type {MessagePort[]} */
   const channels = [];
   let realm = first;
@@ -173,7 +180,13 @@ async function restore(memoryBytes, first) {
     closeChannels(channels);
   };
   try {
-    const py = await boot({ snapshot: image, jsglobals: realm.globals, memoryBytes, channels });
+    const py = await boot({
+      snapshot: image,
+      jsglobals: realm.globals,
+      memoryBytes,
+      memory: reused,
+      channels,
+    });
     const baseline = resettable(py, image);
     return {
       py,
@@ -193,16 +206,28 @@ async function restore(memoryBytes, first) {
   }
 }
 
-/** This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm. */
-async function snapshotOnce() {
+/**
+ * This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm.
+ * The boot's memory (at most `memoryBytes`) is kept for the first restore, which writes it over.
+ * @param {number} memoryBytes
+ */
+async function snapshotOnce(memoryBytes) {
   if (snapshot) return snapshot;
   /** @type {MessagePort[]} */
   const channels = [];
+  const memory = new WebAssembly.Memory({
+    initial: BOOT_PAGES,
+    maximum: Math.max(BOOT_PAGES, Math.floor(memoryBytes / 65_536)),
+  });
   try {
-    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, channels });
+    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, memory, channels });
     if (!snapshot) {
       snapshot = compactImage(snapshotOf(py));
+      // Its memory becomes the first instance's: nothing of it may run on it again (its channels
+      // are closed below, its proxies' finalizer and callbacks refuse: scripts/build-python.mjs).
+      Object.assign(py._module, { retired: true, resetGeneration: -1 });
       harden([globalThis, py._api.runtimeEnv]);
+      bootMemory = { memory, bytes: memoryBytes };
     }
   } finally {
     closeChannels(channels);
