@@ -54,6 +54,7 @@ export function buildPython(runtimeModules) {
   const asmJs = readFileSync(join(PYODIDE, "pyodide.asm.js"), "utf8");
   const mjs = readFileSync(join(PYODIDE, "pyodide.mjs"), "utf8");
   for (const [from, to] of COPIES) copyFileSync(join(PYODIDE, from), join(tmp, to));
+  writeFileSync(join(tmp, "pyodide.asm.js.txt"), withGenerationCheck(asmJs));
   for (const f of sources) copyFileSync(join(SRC, f), join(tmp, `${f}.txt`));
   const precompiled = precompiledModules(asmJs, mjs);
   for (const p of precompiled.values())
@@ -70,6 +71,50 @@ export function buildPython(runtimeModules) {
     rmSync(tmp, { recursive: true, force: true });
     if (!(existsSync(STAMP) && readFileSync(STAMP, "utf8") === stamp)) throw err;
   }
+}
+
+/**
+ * pyodide.asm.js with its one-shot callbacks (create_once_callable) and promise handles
+ * (create_promise_handles) bound to the generation they were made in (`Module.resetGeneration`,
+ * which the warm worker's reset.js moves on between executions): one called after a reset throws
+ * instead of using a pointer into memory that was written back. And its map from JS values to their
+ * hiwire references kept on the module (`Module.deduplicateMap`), for reset.js to set back; and its
+ * proxies' finalizer made to do nothing once the instance is retired (`Module.retired`: warm.js's
+ * snapshot-making boot, whose memory the first instance reuses). Each edit must match exactly once:
+ * a pyodide whose text differs fails the build here.
+ */
+function withGenerationCheck(asmJs) {
+  const STALE = 'throw new Error("This callback belongs to a Python execution that has ended")';
+  const edits = [
+    [
+      "function create_once_callable(obj,may_syncify){try{_Py_IncRef(obj);let alreadyCalled=!!0;function wrapper(...args){",
+      `function create_once_callable(obj,may_syncify){try{_Py_IncRef(obj);let alreadyCalled=!!0;const generation=Module.resetGeneration;function wrapper(...args){if(Module.resetGeneration!==generation){${STALE}}`,
+    ],
+    [
+      'wrapper.destroy=function(){if(alreadyCalled){throw new Error("OnceProxy has already been destroyed")}alreadyCalled=!!1;',
+      'wrapper.destroy=function(){if(alreadyCalled){throw new Error("OnceProxy has already been destroyed")}alreadyCalled=!!1;if(Module.resetGeneration!==generation)return;',
+    ],
+    [
+      'let used=!!0;function checkUsed(){if(used){throw new Error("One of the promise handles has already been called.")}}',
+      `let used=!!0;const generation=Module.resetGeneration;function checkUsed(){if(Module.resetGeneration!==generation){${STALE}}if(used){throw new Error("One of the promise handles has already been called.")}}`,
+    ],
+    [
+      "finalizationRegistry=new FinalizationRegistry(({ptr:t,cache:e})=>{",
+      "finalizationRegistry=new FinalizationRegistry(({ptr:t,cache:e})=>{if(Module.retired)return;",
+    ],
+    [
+      "function __hiwire_deduplicate_new(){return new Map}",
+      "function __hiwire_deduplicate_new(){return Module.deduplicateMap=new Map}",
+    ],
+  ];
+  let text = asmJs;
+  for (const [from, to] of edits) {
+    const at = text.indexOf(from);
+    if (at < 0 || text.indexOf(from, at + 1) >= 0)
+      throw new Error(`build-python: pyodide.asm.js does not contain exactly once: ${from.slice(0, 80)}…`);
+    text = text.slice(0, at) + to + text.slice(at + from.length);
+  }
+  return text;
 }
 
 /**

@@ -26,7 +26,8 @@ export const WARM_PYTHON_WITH_MODULES =
 
 /**
  * Python on the `quickjs` engine: the team's warm Python worker (python/runtime/warm.js) executes the
- * code in a CPython instance of `warm.memoryBytes` restored from its snapshot. Python skills come as
+ * code in its CPython instance of `warm.memoryBytes`, restored from its snapshot once and set back
+ * to that state after each execution (python/runtime/reset.js). Python skills come as
  * data (`isolate.pythonSkills`); code that calls TypeScript skills is placed fresh (fresh-python.ts).
  */
 export const pythonWarm: Backend<WarmPlacement> = {

@@ -43,7 +43,10 @@ globalThis._createPyodideModule = (settings) => {
   /** @type {import("./image.js").Image | undefined} */
   const image = settings.API?.config?._image;
   const memoryCap = settings.API?.config?._memoryBytes ?? 0;
-  if (memoryCap > 0) {
+  /** @type {WebAssembly.Memory | undefined} */
+  const given = settings.API?.config?._memory;
+  if (given) settings.wasmMemory = given;
+  else if (memoryCap > 0) {
     const bytes = image ? image.header.length + image.bytes : settings.INITIAL_MEMORY;
     const initial = Math.ceil((bytes ?? 20 * 1024 * 1024) / WASM_PAGE);
     const maximum = Math.max(initial, Math.floor(memoryCap / WASM_PAGE));
@@ -97,15 +100,17 @@ export function closeChannels(ports) {
  * image.js, which needs a `memoryBytes` limit); without one, boot from
  * scratch and import the driver (made to be snapshotted when `makeSnapshot`). `jsglobals`: what
  * Python's `js` module is (default: this isolate's globalThis). `memoryBytes`: the instance's memory
- * limit (0: none). `channels`: gets the MessagePorts the instance opens (closeChannels). Each call is
+ * limit (0: none). `memory`: a memory to use instead of a new one (at most `memoryBytes`: the warm
+ * worker's first instance reuses the one its snapshot was made in). `channels`: gets the MessagePorts the instance opens (closeChannels). Each call is
  * independent of the others (no state is kept between them here).
- * @param {{ snapshot?: Uint8Array | import("./image.js").Image | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number, channels?: MessagePort[] }} how
+ * @param {{ snapshot?: Uint8Array | import("./image.js").Image | null, makeSnapshot?: boolean, jsglobals?: object, memoryBytes?: number, memory?: WebAssembly.Memory, channels?: MessagePort[] }} how
  */
 export async function boot({
   snapshot = null,
   makeSnapshot = false,
   jsglobals,
   memoryBytes = 0,
+  memory,
   channels = [],
 }) {
   const py = await loadPyodide({
@@ -115,6 +120,7 @@ export async function boot({
     env: { HOME: "/home/pyodide" },
     _makeSnapshot: makeSnapshot,
     _memoryBytes: memoryBytes,
+    _memory: memory,
     _channels: channels,
     ...(jsglobals ? { jsglobals } : {}),
     ...(snapshot instanceof Uint8Array ? { _loadSnapshot: snapshot } : {}),

@@ -50,10 +50,26 @@ def preimport():
 
 
 def after_restore():
-    """State that must not be shared by every isolate restored from one snapshot."""
+    """State that must not be shared by every isolate restored from one snapshot (and by the
+    executions of a reused instance: the warm worker's reset.js calls it after each reset)."""
     import random
 
     random.seed()
+
+
+def seal_js():
+    """The warm worker reuses one instance (reset.js): pyodide's own JS objects, which a reset keeps,
+    must not be reachable. `pyodide_js` becomes a stub with the one value pyodide's asyncio reads."""
+    import types
+
+    from _pyodide._importhook import jsfinder
+
+    config = sys.modules["pyodide_js"]._api.config
+    api = types.SimpleNamespace(config=types.SimpleNamespace(enableRunUntilComplete=bool(config.enableRunUntilComplete)))
+    stub = types.ModuleType("pyodide_js", "pyodide's JS API is not available in this sandbox")
+    stub._api = api
+    jsfinder.unregister_js_module("pyodide_js")
+    sys.modules["pyodide_js"] = stub
 
 
 # --- logging and results ---------------------------------------------------------------------------

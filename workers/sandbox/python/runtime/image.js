@@ -1,7 +1,9 @@
 // A CPython memory snapshot kept compact: its header and the runs of 4 KB pages of the memory it
 // holds that are not all zeros (20 MB of memory, ~13 MB of such pages). The warm Python worker keeps
 // one (warm.js) and restores each instance from it (boot.js): only those pages are written into the
-// instance's new memory, so the rest stay untouched zeros that take no memory either.
+// instance's new memory, so the rest stay untouched zeros that take no memory either. The instance
+// the worker reuses is written back to the image, and the pages its restore changed, after each
+// execution (reset.js).
 
 const PAGE = 4_096;
 
@@ -44,6 +46,32 @@ export function writeImage(heap, image) {
     heap.set(run.bytes, run.at);
     end = run.at + run.bytes.length;
   }
+}
+
+/**
+ * The pages of `heap` that differ from what writeImage(heap, image) writes, as runs: writing the
+ * image and then these gives `heap` back as it is now (reset.js keeps a restored instance's memory
+ * so, a few pages beside the snapshot's image).
+ * @param {Uint8Array} heap @param {Image} image @returns {Image["runs"]}
+ */
+export function pagesBeside(heap, image) {
+  const expected = new Uint8Array(heap.length);
+  writeImage(expected, image);
+  const mine = wordsOf(heap);
+  const theirs = wordsOf(expected);
+  /** @type {Image["runs"]} */
+  const runs = [];
+  let start = -1;
+  for (let at = 0; at <= heap.length; at += PAGE) {
+    let same = at < heap.length;
+    for (let i = at / 8, end = i + PAGE / 8; same && i < end; i++) same = mine[i] === theirs[i];
+    if (!same && at < heap.length && start < 0) start = at;
+    if ((same || at === heap.length) && start >= 0) {
+      runs.push({ at: start, bytes: heap.slice(start, at) });
+      start = -1;
+    }
+  }
+  return runs;
 }
 
 /** `bytes` (whole 4 KB pages, 8-byte aligned) as 64-bit words: a page is checked in 512 reads. @param {Uint8Array} bytes */

@@ -37,9 +37,11 @@ export const RUN_GRACE_MS = 1_000;
  * @param {import("../../../../shared/contract/sandbox").SandboxBridgeApi | undefined} bridge
  * @param {() => Promise<Pyodide>} start gives the interpreter this execution runs in
  * @param {SkillsFor} skillsFor sets up the (TypeScript) skills Python code calls
+ * @param {(clean: boolean) => void} [ended] told whether the driver answered with a report of its own
+ *   (false: the interpreter failed, the answer came late, or the report was not the driver's)
  * @returns {Promise<string>}
  */
-export async function runPython(options, code, bridge, start, skillsFor) {
+export async function runPython(options, code, bridge, start, skillsFor, ended) {
   const logs = [];
   let chars = 0;
   let dropped = 0;
@@ -57,6 +59,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
   const pending = pendingCalls();
   /** @type {Ran} */
   let ran;
+  let clean = false;
   try {
     const toJson = (/** @type {unknown} */ value, /** @type {string} */ what) =>
       toJsonText(value, options.maxArgChars, what);
@@ -88,6 +91,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
     });
     const report = await Promise.race([running, late, fatal]).finally(() => clearTimeout(timer));
     ran = report === LATE ? { error: timedOut(options.timeoutMs) } : readReport(report);
+    clean = report !== LATE && ran !== NOT_A_REPORT;
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 1_000);
     const error = /maximum call stack/i.test(message)
@@ -95,6 +99,7 @@ export async function runPython(options, code, bridge, start, skillsFor) {
       : { name: "SandboxError", message: `The Python runtime failed: ${message}` };
     ran = { error };
   }
+  ended?.(clean);
   await live?.flush();
   const shaped = shapeOutput(
     { result: ran.result, logs, logsDropped: dropped },
@@ -119,6 +124,8 @@ export async function runPython(options, code, bridge, start, skillsFor) {
 }
 
 const LATE = Symbol("late");
+/** @type {WeakMap<object, (e: unknown) => unknown>} */
+const pyodideFatal = new WeakMap();
 
 /**
  * The error with its `data` (the exception's own attributes) cut to ERROR_CAPS.data without breaking
@@ -140,7 +147,9 @@ function fitData(error) {
  */
 function fatalError(py) {
   const api = /** @type {{ fatal_error(e: unknown): unknown }} */ (py._api);
-  const original = api.fatal_error;
+  // pyodide's own, not the wrapper an earlier execution in the same instance (warm.js) put there
+  const original = pyodideFatal.get(api) ?? api.fatal_error;
+  pyodideFatal.set(api, original);
   return new Promise((_, reject) => {
     api.fatal_error = (e) => {
       reject(e);
@@ -188,11 +197,14 @@ function readReport(text) {
   } catch {
     // not JSON: said below
   }
-  return {
-    error: {
-      name: "SandboxError",
-      message:
-        "The Python runtime's report was not what it writes (did the code replace something the runtime uses?)",
-    },
-  };
+  return NOT_A_REPORT;
 }
+
+/** @type {Ran} */
+const NOT_A_REPORT = {
+  error: {
+    name: "SandboxError",
+    message:
+      "The Python runtime's report was not what it writes (did the code replace something the runtime uses?)",
+  },
+};

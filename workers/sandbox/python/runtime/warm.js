@@ -1,12 +1,17 @@
 // Main module of the `quickjs` engine's warm Python worker: loaded once per pool slot under an id that
 // names the team, this code's version and the slot (`<team>:py-<hash>:<slot>`), and reused while
 // warm. Its first execution boots CPython (~1–2 s), makes a memory snapshot and hardens the JS realm
-// (harden.js); every execution then runs in a new CPython instance restored from that snapshot, with
-// its own linear memory (limited to the execution's memory), its own `js` globals and timers, and is
-// dropped when the execution ends (its timers and MessageChannel closed, so nothing keeps it). One
-// execution runs at a time, and its instance is restored when it has the turn (~0.15 s), not ahead:
-// a second instance measured ~80 MB more at the peak under memory attacks (docs/bench-log.md; the
-// worker's memory: docs/security.md "Memory on each engine").
+// (harden.js), then restores one CPython instance from that snapshot (~0.15 s) into the boot's
+// linear memory (limited to the execution's memory; the boot is retired, nothing of it runs again),
+// so no second memory waits for V8's GC. Executions reuse that instance: after each one it is set
+// back to its state just after the restore (reset.js: memory, JS values handed to Python, file
+// system, `random`'s seed; the ended execution's JS callbacks refuse to run), with new `js` globals
+// and timers that stop when its execution ends. It is dropped (its timers and MessageChannel closed,
+// so nothing keeps it) and a new one restored when in doubt: the driver did not answer with its own
+// report (the interpreter failed fatally, the answer came late, the code broke the runtime), the
+// reset could not set the file system back, or the memory limit differs. A memory an execution
+// grew stays at its size (at most the limit), zeroed past the restored state. One execution runs at
+// a time (docs/bench-log.md; the worker's memory: docs/security.md "Memory on each engine").
 // Each execution is a request of its own, and a request can end without running its `finally` (the
 // runtime cancels one it takes for hung, or whose caller went away); a promise it made then never
 // settles. So what this module keeps between executions are values, never promises: the snapshot's
@@ -19,6 +24,7 @@ import { boot, closeChannels, snapshotOf } from "./boot.js";
 import { harden } from "./harden.js";
 import { compactImage } from "./image.js";
 import { skillCaller } from "./invoke-skills.js";
+import { resettable } from "./reset.js";
 import { RUN_GRACE_MS, runPython } from "./run-python.js";
 
 /** How long restoring an instance may hold the turn (~0.15 s, seconds on a starved machine). */
@@ -26,8 +32,15 @@ const RESTORE_TURN_MS = 15_000;
 /** How long booting CPython and making the snapshot may (the first execution; ~1.5–3 s, more when starved). */
 const SNAPSHOT_TURN_MS = 60_000;
 
+/** The boot's memory at first, in 64 KB pages: pyodide's initial 20 MB. */
+const BOOT_PAGES = 320;
+
 /** @type {import("./image.js").Image | undefined} its non-zero pages (image.js) */
 let snapshot;
+/** @type {{ memory: WebAssembly.Memory, bytes: number } | undefined} the snapshot's boot's memory, for the first restore */
+let bootMemory;
+/** @type {Instance | undefined} the instance executions reuse, while no execution has it */
+let resident;
 /**
  * Whose turn it is (an execution): until when at the latest, and a promise its request settles when
  * it gives the turn back.
@@ -37,7 +50,8 @@ let turn;
 
 /**
  * @typedef {Awaited<ReturnType<typeof boot>>} Pyodide
- * @typedef {{ py: Pyodide, close(): void }} Instance
+ * @typedef {{ py: Pyodide, memoryBytes: number, realm: Realm, reset(realm: Realm): boolean, close(): void }} Instance
+ * @typedef {ReturnType<typeof executionGlobals>} Realm
  * @typedef {{ until: number, held: Promise<void>, giveBack(): void }} Turn
  */
 
@@ -64,19 +78,25 @@ export default class PythonWarm extends WorkerEntrypoint {
     }
     /** @type {Instance | undefined} */
     let instance;
+    let clean = false;
     try {
       return await runPython(
         options,
         code,
         bridge,
         async () => {
-          instance = await restore(memoryBytes);
+          instance = await take(memoryBytes);
           return instance.py;
         },
         (toJson, unwrap, track) => skillCaller(bridge, {}, options.missingSkills, toJson, unwrap, track).call,
+        (answered) => {
+          clean = answered;
+        },
       );
     } finally {
-      instance?.close();
+      instance?.realm.close();
+      if (instance && clean && !resident) resident = instance;
+      else instance?.close();
       mine.giveBack();
     }
   }
@@ -126,35 +146,88 @@ async function takeTurn(deadline, holdMs) {
   return mine;
 }
 
-/** @param {number} memoryBytes @returns {Promise<Instance>} */
-async function restore(memoryBytes) {
-  const bytes = await snapshotOnce();
+/**
+ * The instance for an execution: the resident one set back to its baseline, else a new one.
+ * @param {number} memoryBytes @returns {Promise<Instance>}
+ */
+async function take(memoryBytes) {
+  const kept = resident;
+  resident = undefined;
   const realm = executionGlobals();
+  if (kept?.memoryBytes === memoryBytes) {
+    let reset = false;
+    try {
+      reset = kept.reset(realm);
+    } catch {
+      // set back by a new instance below
+    }
+    if (reset) return kept;
+  }
+  kept?.close();
+  return restore(memoryBytes, realm);
+}
+
+/** @param {number} memoryBytes @param {Realm} first its `js` for the first execution @returns {Promise<Instance>} */
+async function restore(memoryBytes, first) {
+  const image = await snapshotOnce(memoryBytes);
+  const reused = bootMemory?.bytes === memoryBytes ? bootMemory.memory : undefined;
+  bootMemory = undefined;
   /** @type {MessagePort[]} */
   const channels = [];
+  let realm = first;
   const close = () => {
     realm.close();
     closeChannels(channels);
   };
   try {
-    const py = await boot({ snapshot: bytes, jsglobals: realm.globals, memoryBytes, channels });
-    return { py, close };
+    const py = await boot({
+      snapshot: image,
+      jsglobals: realm.globals,
+      memoryBytes,
+      memory: reused,
+      channels,
+    });
+    const baseline = resettable(py, image);
+    return {
+      py,
+      memoryBytes,
+      get realm() {
+        return realm;
+      },
+      reset(next) {
+        realm = next;
+        return baseline.reset(next.globals);
+      },
+      close,
+    };
   } catch (err) {
     close();
     throw err;
   }
 }
 
-/** This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm. */
-async function snapshotOnce() {
+/**
+ * This worker's snapshot: the first execution boots CPython, snapshots it, then hardens the realm.
+ * The boot's memory (at most `memoryBytes`) is kept for the first restore, which writes it over.
+ * @param {number} memoryBytes
+ */
+async function snapshotOnce(memoryBytes) {
   if (snapshot) return snapshot;
   /** @type {MessagePort[]} */
   const channels = [];
+  const memory = new WebAssembly.Memory({
+    initial: BOOT_PAGES,
+    maximum: Math.max(BOOT_PAGES, Math.floor(memoryBytes / 65_536)),
+  });
   try {
-    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, channels });
+    const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, memory, channels });
     if (!snapshot) {
       snapshot = compactImage(snapshotOf(py));
+      // Its memory becomes the first instance's: nothing of it may run on it again (its channels
+      // are closed below, its proxies' finalizer and callbacks refuse: scripts/build-python.mjs).
+      Object.assign(py._module, { retired: true, resetGeneration: -1 });
       harden([globalThis, py._api.runtimeEnv]);
+      bootMemory = { memory, bytes: memoryBytes };
     }
   } finally {
     closeChannels(channels);
