@@ -196,14 +196,16 @@ async function takeInterpreter(memoryBytes) {
   spare = undefined;
   const it = await ready?.catch(() => undefined);
   if (it?.memoryBytes === memoryBytes) return it;
-  if (it)
-    memories.giveBack(
-      it.memory,
-      memoriesKept(it.memoryBytes),
-      prepared?.image.memory,
-      prepared?.image.breakAt,
-    );
+  if (it) giveBack(it.memory, it.memoryBytes);
   return Interpreter.make(memoryBytes);
+}
+
+/**
+ * Gives back the memory of an interpreter nothing will call again, set to the prepared image.
+ * @param {WebAssembly.Memory & { full: boolean }} memory @param {number} memoryBytes the limit it was made for
+ */
+function giveBack(memory, memoryBytes) {
+  memories.giveBack(memory, memoriesKept(memoryBytes), prepared?.image.memory, prepared?.image.breakAt);
 }
 
 /** Makes the next interpreter, unless one is ready or being made; settles when it is made. @param {number} memoryBytes */
@@ -268,12 +270,7 @@ export async function execute(run, bridge, waitUntil, done) {
     waitUntil(
       new Promise((go) => setTimeout(go, 0)).then(() => {
         try {
-          memories.giveBack(
-            it.memory,
-            memoriesKept(run.memoryBytes),
-            prepared?.image.memory,
-            prepared?.image.breakAt,
-          );
+          giveBack(it.memory, run.memoryBytes);
           return prepareSpare(run.memoryBytes);
         } finally {
           done();

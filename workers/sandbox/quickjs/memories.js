@@ -81,7 +81,7 @@ export function imageOf(memory) {
 /**
  * Sets every byte of `memory` an interpreter may have written: the image's runs, zeros everywhere
  * else (all zeros without an image). With `breakAt`, the address of the word where the allocator
- * keeps its break (snapshot.js `breakOf`: the top of what it has handed out, which never moves
+ * keeps its break (snapshot.js `findBreak`: the top of what it has handed out, which never moves
  * back), only bytes below the break are written: nothing writes above it, and a memory handed out
  * again was all zeros above the image when handed out (new, or set by this), so those bytes are
  * zeros still. A break that is not a plausible one (below the image's end or past the memory's
