@@ -18,17 +18,7 @@ export function compactImage(snapshot) {
   const headerBytes = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
   const memory = snapshot.subarray(headerBytes);
   const words = wordsOf(memory);
-  /** @type {Image["runs"]} */
-  const runs = [];
-  let start = -1;
-  for (let at = 0; at <= memory.length; at += PAGE) {
-    const used = at < memory.length && !zeros(words, at);
-    if (used && start < 0) start = at;
-    if (!used && start >= 0) {
-      runs.push({ at: start, bytes: memory.slice(start, at) });
-      start = -1;
-    }
-  }
+  const runs = runsWhere(memory, (at) => !zeros(words, at));
   return { header: snapshot.slice(0, headerBytes), bytes: memory.length, runs };
 }
 
@@ -55,19 +45,38 @@ export function writeImage(heap, image) {
  * @param {Uint8Array} heap @param {Image} image @returns {Image["runs"]}
  */
 export function pagesBeside(heap, image) {
-  const expected = new Uint8Array(heap.length);
-  writeImage(expected, image);
   const mine = wordsOf(heap);
-  const theirs = wordsOf(expected);
+  let r = 0;
+  /** @type {BigUint64Array | undefined} the words of image.runs[r] */
+  let theirs;
+  return runsWhere(heap, (at) => {
+    while (r < image.runs.length && image.runs[r].at + image.runs[r].bytes.length <= at) {
+      r++;
+      theirs = undefined;
+    }
+    const run = image.runs[r];
+    // outside the image's runs writeImage leaves zeros
+    if (!run || at < run.at) return !zeros(mine, at);
+    theirs ??= wordsOf(run.bytes);
+    for (let i = 0, from = (at - run.at) / 8; i < PAGE / 8; i++)
+      if (mine[at / 8 + i] !== theirs[from + i]) return true;
+    return false;
+  });
+}
+
+/**
+ * The runs of `memory`'s 4 KB pages for which `kept(at)` holds, copied.
+ * @param {Uint8Array} memory @param {(at: number) => boolean} kept @returns {Image["runs"]}
+ */
+function runsWhere(memory, kept) {
   /** @type {Image["runs"]} */
   const runs = [];
   let start = -1;
-  for (let at = 0; at <= heap.length; at += PAGE) {
-    let same = at < heap.length;
-    for (let i = at / 8, end = i + PAGE / 8; same && i < end; i++) same = mine[i] === theirs[i];
-    if (!same && at < heap.length && start < 0) start = at;
-    if ((same || at === heap.length) && start >= 0) {
-      runs.push({ at: start, bytes: heap.slice(start, at) });
+  for (let at = 0; at <= memory.length; at += PAGE) {
+    const keep = at < memory.length && kept(at);
+    if (keep && start < 0) start = at;
+    if (!keep && start >= 0) {
+      runs.push({ at: start, bytes: memory.slice(start, at) });
       start = -1;
     }
   }
