@@ -10,6 +10,7 @@ import { root } from "../../scripts/lib/root.mjs";
 // Python after the reset (its pointers mean nothing in memory that was written back). In workerd
 // nothing of an ended request runs later (its timers and I/O end with it), so no end-to-end
 // execution reaches this; here the old execution's JS objects are called directly.
+// Also: the image the warm worker makes of its snapshot (image.js imageNow) is the whole snapshot's.
 const RUNTIME = join(root, "workers/sandbox/python/runtime");
 const PYODIDE = join(root, "node_modules/pyodide/");
 const SOURCES = ["_sandbox_globals", "_sandbox_guard", "_sandbox_json", "_sandbox_skills"];
@@ -24,8 +25,10 @@ type Pyodide = {
     __PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET: number;
     _PyEM_CountArgsPtr: number;
     HEAP32: Int32Array;
+    HEAP8: Int8Array;
   };
 };
+type Image = { header: Uint8Array; bytes: number; runs: { at: number; bytes: Uint8Array }[] };
 /** What the first execution leaves on its `js`. */
 type Left = { once(): unknown; proxy(): unknown; settle(value: unknown): void; derived: Promise<unknown> };
 
@@ -37,7 +40,7 @@ async function boot(how: Record<string, unknown>): Promise<Pyodide> {
 describe("the warm Python worker's reset: callbacks of an ended execution", () => {
   it("a once-callable, a proxy and a promise handler it left refuse to run; the next execution is fine", async () => {
     createRequire(import.meta.url)(join(root, "workers/sandbox/python/dist/pyodide.asm.js.txt"));
-    const { compactImage } = await import(pathToFileURL(join(RUNTIME, "image.js")).href);
+    const { compactImage, imageNow } = await import(pathToFileURL(join(RUNTIME, "image.js")).href);
     const { resettable } = await import(pathToFileURL(join(RUNTIME, "reset.js")).href);
     const { readFileSync } = await import("node:fs");
     const maker = await boot({ _makeSnapshot: true });
@@ -47,13 +50,23 @@ describe("the warm Python worker's reset: callbacks of an ended execution", () =
     maker.runPython("import _sandbox");
     maker.pyimport("_sandbox").preimport();
     const bytes = new Uint8Array(maker.makeMemorySnapshot());
+    // The warm worker's image, made without a copy of the whole memory, is the whole snapshot's.
+    const image: Image = imageNow(maker);
+    const whole: Image = compactImage(bytes);
+    expect(maker._module.HEAP8.length).toBe(whole.bytes);
+    expect([image.bytes, image.runs.map((r) => r.at)]).toEqual([whole.bytes, whole.runs.map((r) => r.at)]);
+    const same = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+    expect(same(image.header, whole.header)).toBe(true);
+    expect(image.runs.every((run, i) => same(run.bytes, whole.runs[i]?.bytes ?? new Uint8Array()))).toBe(
+      true,
+    );
     const first: Left = Object.create(globalThis);
     const py = await boot({ _loadSnapshot: bytes, jsglobals: first });
     const M = py._module;
     const field = M.__PyRuntime + (M.HEAP32[M.__PyEM_EMSCRIPTEN_COUNT_ARGS_OFFSET >> 2] ?? 0);
     if (M._PyEM_CountArgsPtr) M.HEAP32[field >> 2] = M._PyEM_CountArgsPtr;
     py.pyimport("_sandbox").after_restore();
-    const instance = resettable(py, compactImage(bytes));
+    const instance = resettable(py, image);
 
     py.runPython(`import builtins, js
 from pyodide.ffi import create_once_callable, create_proxy

@@ -174,5 +174,7 @@ function keepPythonErrors(py) {
 /** A memory snapshot of `py` (booted with makeSnapshot), as bytes another boot() restores. */
 export function snapshotOf(py) {
   const snap = py.makeMemorySnapshot();
-  return new Uint8Array(snap.buffer.slice(snap.byteOffset, snap.byteOffset + snap.byteLength));
+  return snap.byteOffset === 0 && snap.byteLength === snap.buffer.byteLength
+    ? snap
+    : new Uint8Array(snap.buffer.slice(snap.byteOffset, snap.byteOffset + snap.byteLength));
 }

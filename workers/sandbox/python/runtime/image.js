@@ -16,10 +16,38 @@ const PAGE = 4_096;
 /** The compact form of a snapshot from makeMemorySnapshot. @param {Uint8Array} snapshot @returns {Image} */
 export function compactImage(snapshot) {
   const headerBytes = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
-  const memory = snapshot.subarray(headerBytes);
+  return imageOf(snapshot.slice(0, headerBytes), snapshot.subarray(headerBytes));
+}
+
+/**
+ * The image of `py` (a pyodide booted with makeSnapshot) as it is now, made without a copy of its
+ * whole memory: makeMemorySnapshot sizes its bytes by `Module.HEAP8` and copies that view after the
+ * header, so with an empty view there it makes the header alone; the pages are then read in place.
+ * (A whole snapshot took 20 MB, and a copy of it 20 MB more, which the host process then kept.)
+ * @param {{ _module: { HEAP8: Int8Array }, makeMemorySnapshot(): Uint8Array }} py @returns {Image}
+ */
+export function imageNow(py) {
+  const M = py._module;
+  const heap = M.HEAP8;
+  M.HEAP8 = new Int8Array(0);
+  /** @type {Uint8Array} */
+  let header;
+  try {
+    header = py.makeMemorySnapshot();
+  } finally {
+    // a memory that grew meanwhile has set a view of its own
+    if (M.HEAP8.length === 0) M.HEAP8 = heap;
+  }
+  return imageOf(header, new Uint8Array(M.HEAP8.buffer));
+}
+
+/**
+ * The image of `memory` (read in place, its non-zero pages copied) with a snapshot's `header`.
+ * @param {Uint8Array} header @param {Uint8Array} memory @returns {Image}
+ */
+function imageOf(header, memory) {
   const words = wordsOf(memory);
-  const runs = runsWhere(memory, (at) => !zeros(words, at));
-  return { header: snapshot.slice(0, headerBytes), bytes: memory.length, runs };
+  return { header, bytes: memory.length, runs: runsWhere(memory, (at) => !zeros(words, at)) };
 }
 
 /**

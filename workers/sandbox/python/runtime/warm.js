@@ -20,9 +20,9 @@
 // code is fixed (the gateway places it in a fresh isolate, isolate.js). Python skills come as data
 // (options.pythonSkills), run by the interpreter (_sandbox_skills.py).
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { boot, closeChannels, snapshotOf } from "./boot.js";
+import { boot, closeChannels } from "./boot.js";
 import { harden } from "./harden.js";
-import { compactImage } from "./image.js";
+import { imageNow } from "./image.js";
 import { skillCaller } from "./invoke-skills.js";
 import { resettable } from "./reset.js";
 import { RUN_GRACE_MS, runPython } from "./run-python.js";
@@ -222,7 +222,7 @@ async function snapshotOnce(memoryBytes) {
   try {
     const py = await boot({ makeSnapshot: true, jsglobals: executionGlobals().globals, memory, channels });
     if (!snapshot) {
-      snapshot = compactImage(snapshotOf(py));
+      snapshot = imageNow(py);
       // Its memory becomes the first instance's: nothing of it may run on it again (its channels
       // are closed below, its proxies' finalizer and callbacks refuse: scripts/build-python.mjs).
       Object.assign(py._module, { retired: true, resetGeneration: -1 });
