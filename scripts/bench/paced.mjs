@@ -41,8 +41,9 @@ export async function causedCpu(path, group, offsets) {
 
 /**
  * `rounds` executions per path, in blocks of BLOCK (paths in random order per round of blocks). The
- * figure returned per path: the median over its blocks of the block's workerd CPU, from before its
- * first execution to SETTLE_MS after its last answer, per execution.
+ * figures returned per path: `cpuMs`, the median workerd CPU an execution caused, read QUIET_MS
+ * after its answer; `blockCpuMs`, the median over its blocks of the block's workerd CPU, from before
+ * its first execution to SETTLE_MS after its last answer, per execution.
  * @param {{ paths: Array<{ name: string, call: () => Promise<{ result?: unknown } | undefined> }>, group: number, rounds: number }} o
  */
 export async function runPaced({ paths, group, rounds }) {
@@ -73,5 +74,10 @@ export async function runPaced({ paths, group, rounds }) {
         `${percentile(perBlock[i], 50).toFixed(2).padStart(12)}`,
     );
   }
-  return paths.map((path, i) => ({ name: path.name, cpuMs: percentile(perBlock[i], 50) }));
+  const quiet = OFFSETS_MS.indexOf(QUIET_MS);
+  return paths.map((path, i) => ({
+    name: path.name,
+    cpuMs: percentile(cpu[i][quiet], 50),
+    blockCpuMs: percentile(perBlock[i], 50),
+  }));
 }

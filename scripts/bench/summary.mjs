@@ -3,6 +3,7 @@
 // (cores, CPU model, load average), so the README and docs/benchmarks.md can be filled from one
 // default run. A figure whose section did not run says so.
 import { availableParallelism, cpus, loadavg } from "node:os";
+import { QUIET_MS, SETTLE_MS } from "./paced.mjs";
 import { int } from "./stats.mjs";
 
 const load = () =>
@@ -72,7 +73,8 @@ const LINES = [
   [
     1,
     (f) =>
-      `agent-paced CPU per execution: ${f.paced.map((p) => `${p.name} ${p.cpuMs.toFixed(2)} ms`).join(", ")} (docs/benchmarks.md)`,
+      `agent-paced CPU per execution, read ${QUIET_MS} ms after its answer: ${f.paced.map((p) => `${p.name} ${p.cpuMs.toFixed(2)} ms`).join(", ")}; ` +
+      `per execution of a block, read ${SETTLE_MS} ms after its last answer: ${f.paced.map((p) => `${p.blockCpuMs.toFixed(2)} ms`).join(", ")} (docs/benchmarks.md)`,
   ],
 ];
 
