@@ -13,7 +13,10 @@ const PAGE = 4_096;
  * after it; `bytes`: the memory's length; `runs`: its non-zero pages, in order.
  */
 
-/** The compact form of a snapshot from makeMemorySnapshot. @param {Uint8Array} snapshot @returns {Image} */
+/**
+ * The compact form of a whole snapshot from makeMemorySnapshot: what imageNow must equal
+ * (test/e2e/python-reset-callbacks.e2e.test.ts). @param {Uint8Array} snapshot @returns {Image}
+ */
 export function compactImage(snapshot) {
   const headerBytes = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
   return imageOf(snapshot.slice(0, headerBytes), snapshot.subarray(headerBytes));
